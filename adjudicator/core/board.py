@@ -1,0 +1,126 @@
+"""Board geometry over one position: who stands where, and convoy routes.
+
+``Board`` answers the questions the legality checks and the resolver
+share: the unit in a province, the provinces next to a province by sea,
+and which convoy routes could exist through fleet-occupied waters.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Iterable
+
+from adjudicator.core.mapdata import GameMap
+from adjudicator.core.model import Unit, UnitType, province_of
+from adjudicator.core.rules import Rules
+
+
+@cache
+def _sea_neighbours(game_map: GameMap) -> dict[str, frozenset[str]]:
+    """Province -> provinces a fleet in it (on any coast) borders."""
+    return {
+        key: frozenset(province_of(t) for targets in p.fleet.values() for t in targets)
+        for key, p in game_map.provinces.items()
+    }
+
+
+@cache
+def _any_neighbours(game_map: GameMap) -> dict[str, frozenset[str]]:
+    """Province -> provinces bordering it by land or by sea (civil disorder distances)."""
+    seas = _sea_neighbours(game_map)
+    return {key: p.army | seas[key] for key, p in game_map.provinces.items()}
+
+
+class Board:
+    """Units of a position indexed by province, with route queries."""
+
+    def __init__(self, game_map: GameMap, rules: Rules, units: Iterable[Unit]) -> None:
+        self.game_map = game_map
+        self.rules = rules
+        self.unit_at: dict[str, Unit] = {u.province: u for u in units}
+        self.sea_neighbours = _sea_neighbours(game_map)
+        self.any_neighbours = _any_neighbours(game_map)
+        self.convoy_fleets = frozenset(
+            prov
+            for prov, unit in self.unit_at.items()
+            if unit.kind is UnitType.FLEET and rules.can_convoy_from(game_map.provinces[prov])
+        )
+
+    def is_coastal(self, province: str) -> bool:
+        """True for a land province that touches water (an army there may be convoyed)."""
+        return self.game_map.provinces[province].terrain == "coast"
+
+    def convoy_route_possible(self, origin: str, destination: str, excluded: str | None = None) -> bool:
+        """True when fleets standing in convoy-capable waters (all of them,
+        orders ignored, ``excluded`` left out) could form a chain from
+        ``origin`` to ``destination``."""
+        if not (self.is_coastal(origin) and self.is_coastal(destination)):
+            return False
+        fleets = self.convoy_fleets - {excluded} if excluded else self.convoy_fleets
+        return route_exists(origin, destination, fleets, self.sea_neighbours)
+
+    def necessary_fleets(self, origin: str, destination: str) -> frozenset[str]:
+        """Fleet provinces that lie on some convoy route from ``origin`` to
+        ``destination`` in which no fleet could be skipped (a chordless
+        chain): the fleets whose convoy order can matter (DATC 6.G.19)."""
+        if not (self.is_coastal(origin) and self.is_coastal(destination)):
+            return frozenset()
+        seas = self.sea_neighbours
+        found: set[str] = set()
+        path: list[str] = []
+
+        def extend(last: str | None) -> None:
+            candidates = seas[origin] if last is None else seas[last]
+            for fleet in candidates:
+                if fleet not in self.convoy_fleets or fleet in path:
+                    continue
+                if path and origin in seas[fleet]:
+                    continue  # origin could skip straight to this fleet
+                if any(fleet in seas[earlier] for earlier in path[:-1]):
+                    continue  # an earlier fleet could skip to this one
+                path.append(fleet)
+                if destination in seas[fleet]:
+                    found.update(path)
+                else:
+                    extend(fleet)
+                path.pop()
+
+        extend(None)
+        return frozenset(found)
+
+    def distance_to(self, start: str, targets: frozenset[str]) -> int | None:
+        """Fewest steps over land and sea from ``start`` to any of ``targets``."""
+        if start in targets:
+            return 0
+        seen = {start}
+        frontier = [start]
+        steps = 0
+        while frontier:
+            steps += 1
+            following = []
+            for province in frontier:
+                for neighbour in self.any_neighbours[province]:
+                    if neighbour in targets:
+                        return steps
+                    if neighbour not in seen:
+                        seen.add(neighbour)
+                        following.append(neighbour)
+            frontier = following
+        return None
+
+
+def route_exists(
+    origin: str, destination: str, fleets: frozenset[str] | set[str], seas: dict[str, frozenset[str]]
+) -> bool:
+    """True when a chain of ``fleets`` (provinces) joins ``origin`` to ``destination``."""
+    frontier = [f for f in seas[origin] if f in fleets]
+    seen = set(frontier)
+    while frontier:
+        fleet = frontier.pop()
+        if destination in seas[fleet]:
+            return True
+        for neighbour in seas[fleet]:
+            if neighbour in fleets and neighbour not in seen:
+                seen.add(neighbour)
+                frontier.append(neighbour)
+    return False

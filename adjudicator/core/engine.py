@@ -1,0 +1,176 @@
+"""One phase of a game: position + orders -> reports + next position.
+
+``adjudicate`` is the pure entry point of the rules core.  It parses the
+order texts, checks them against the position, resolves the phase, moves
+supply centres after the fall turn, and works out the next phase
+(skipping retreat and adjustment phases in which nothing can happen).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from adjudicator.core.adjustments import needs_adjustment, resolve_adjustments
+from adjudicator.core.board import Board
+from adjudicator.core.legality import Illegal, check_movement_order
+from adjudicator.core.mapdata import GameMap
+from adjudicator.core.model import DislodgedUnit, Phase, PhaseKind, Position, Unit, province_of
+from adjudicator.core.movement import resolve_movement, retreat_options
+from adjudicator.core.orders import Hold, Order
+from adjudicator.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport, parse_power_orders
+from adjudicator.core.retreats import resolve_retreats
+from adjudicator.core.rules import Rules, rules_for
+
+
+@dataclass(frozen=True)
+class PhaseResult:
+    """The outcome of one phase.
+
+    ``reports`` has one entry per written order plus one per unit that had
+    no legal order (its implied hold or disband) and per civil-disorder
+    removal.  ``dislodged`` and ``standoffs`` describe the movement phase
+    just resolved.  ``position`` is the position of ``next_phase``, or the
+    final position when the game is over (``next_phase`` is ``None`` and
+    ``winner`` names the power that reached the victory threshold).
+    """
+
+    phase: Phase
+    reports: tuple[OrderReport, ...]
+    dislodged: tuple[DislodgedUnit, ...]
+    standoffs: frozenset[str]
+    position: Position
+    next_phase: Phase | None
+    winner: str | None
+
+
+def adjudicate(game_map: GameMap, position: Position, orders: Mapping[str, Sequence[str]]) -> PhaseResult:
+    """Resolve ``position.phase`` with each power's order texts.
+
+    ``orders`` maps canonical power names to the order strings that power
+    wrote (each may hold several orders separated by ``;`` or line breaks).
+    Nothing is read from outside the arguments.
+    """
+    rules = rules_for(game_map)
+    parsed = parse_power_orders(game_map, orders, position.phase.kind)
+    powers = [p for p in game_map.powers if p in parsed] + [p for p in parsed if p not in game_map.powers]
+    board = Board(game_map, rules, position.units)
+    if position.phase.kind is PhaseKind.MOVEMENT:
+        return _movement(game_map, rules, board, position, parsed, powers)
+    if position.phase.kind is PhaseKind.RETREAT:
+        reports, units = resolve_retreats(parsed, position.dislodged, position.units, powers)
+        return _finish_turn(game_map, rules, position, reports, (), frozenset(), units)
+    reports, units = resolve_adjustments(game_map, board, position, parsed)
+    next_phase = rules.movement_after(position.phase)
+    assert next_phase is not None
+    following = Position(next_phase, units, position.centres)
+    return PhaseResult(position.phase, reports, (), frozenset(), following, next_phase, None)
+
+
+def _movement(
+    game_map: GameMap,
+    rules: Rules,
+    board: Board,
+    position: Position,
+    parsed: Mapping[str, list],
+    powers: list[str],
+) -> PhaseResult:
+    book = OrderBook()
+    for power in powers:
+        for line in parsed[power]:
+            if line.error is not None or line.order is None:
+                book.invalid(power, line, str(line.error))
+                continue
+            try:
+                order = check_movement_order(board, power, line.order)
+            except Illegal as error:
+                book.invalid(power, line, str(error))
+                continue
+            book.accept(power, line, order, province_of(order.location))  # type: ignore[union-attr]
+
+    orders: dict[str, Order] = {}
+    for province, unit in board.unit_at.items():
+        chosen = book.chosen.get(province)
+        orders[province] = chosen[1] if chosen else Hold(unit.kind, unit.location)  # type: ignore[assignment]
+    outcome = resolve_movement(board, orders)
+    for province, (index, _) in book.chosen.items():
+        result = outcome.outcomes[province]
+        book.settle(index, SUCCEEDS if result.succeeded else FAILS, result.reason)
+    for power in game_map.powers:
+        for province, unit in board.unit_at.items():
+            if unit.power == power and province not in book.chosen:
+                result = outcome.outcomes[province]
+                book.implied(power, str(orders[province]), SUCCEEDS if result.succeeded else FAILS, result.reason)
+
+    occupied = {u.province for u in outcome.units}
+    dislodged = tuple(
+        DislodgedUnit(
+            unit,
+            attacker,
+            by_convoy,
+            retreat_options(board, unit, attacker, by_convoy, occupied, outcome.standoffs),
+        )
+        for unit, attacker, by_convoy in outcome.dislodged
+    )
+    if any(d.retreats for d in dislodged):
+        retreat = rules.retreat_phase(position.phase)
+        following = Position(
+            retreat,
+            outcome.units,
+            position.centres,
+            tuple(d for d in dislodged if d.retreats),
+            outcome.standoffs,
+        )
+        return PhaseResult(
+            position.phase, book.reports(), dislodged, outcome.standoffs, following, retreat, None
+        )
+    return _finish_turn(game_map, rules, position, book.reports(), dislodged, outcome.standoffs, outcome.units)
+
+
+def _finish_turn(
+    game_map: GameMap,
+    rules: Rules,
+    position: Position,
+    reports: tuple[OrderReport, ...],
+    dislodged: tuple[DislodgedUnit, ...],
+    standoffs: frozenset[str],
+    units: tuple[Unit, ...],
+) -> PhaseResult:
+    """Close a season: move centres if the season counts them, then pick the
+    next phase (adjustments only when some power can build or must remove)."""
+    centres = dict(position.centres)
+    phase = position.phase
+    if rules.counts_centres_after(phase):
+        for unit in units:
+            if game_map.provinces[unit.province].centre:
+                centres[unit.province] = unit.power
+    winner = _winner(game_map, centres)
+    if winner is not None:
+        final = Position(phase, units, centres)
+        return PhaseResult(phase, reports, dislodged, standoffs, final, None, winner)
+    next_phase = rules.movement_after(phase)
+    if next_phase is None:
+        adjustment = rules.adjustment_phase(phase)
+        candidate = Position(adjustment, units, centres)
+        if needs_adjustment(game_map, candidate):
+            return PhaseResult(phase, reports, dislodged, standoffs, candidate, adjustment, None)
+        next_phase = rules.movement_after(adjustment)
+        assert next_phase is not None
+    return PhaseResult(phase, reports, dislodged, standoffs, Position(next_phase, units, centres), next_phase, None)
+
+
+def _winner(game_map: GameMap, centres: Mapping[str, str]) -> str | None:
+    counts: dict[str, int] = {}
+    for owner in centres.values():
+        counts[owner] = counts.get(owner, 0) + 1
+    leaders = [p for p, n in counts.items() if n >= game_map.victory_centres]
+    if len(leaders) != 1:
+        return None
+    return leaders[0]
+
+
+def initial_position(game_map: GameMap) -> Position:
+    """The start position of a map: start units, home centres owned."""
+    rules = rules_for(game_map)
+    units = tuple(u for p in game_map.powers.values() for u in p.start_units)
+    return Position(rules.first_phase(game_map), units, game_map.initial_centres())

@@ -1,0 +1,136 @@
+"""The shared vocabulary of the rules core: unit types, units, phases, positions.
+
+Locations are plain strings: a province abbreviation (``"VIE"``) or a
+province with a coast (``"STP/SC"``).  All values here are immutable.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Mapping
+
+Location = str
+
+
+def province_of(location: Location) -> str:
+    """The province part of a location (``"STP/SC"`` -> ``"STP"``)."""
+    slash = location.find("/")
+    return location if slash < 0 else location[:slash]
+
+
+def coast_of(location: Location) -> str | None:
+    """The coast part of a location, or ``None`` (``"STP/SC"`` -> ``"SC"``)."""
+    slash = location.find("/")
+    return None if slash < 0 else location[slash + 1 :]
+
+
+class UnitType(Enum):
+    """Army or fleet; the value is the one-letter canonical form."""
+
+    ARMY = "A"
+    FLEET = "F"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A unit of a power standing on a location."""
+
+    power: str
+    kind: UnitType
+    location: Location
+
+    @property
+    def province(self) -> str:
+        """The province the unit stands in."""
+        return province_of(self.location)
+
+    def __str__(self) -> str:
+        return f"{self.kind.value} {self.location}"
+
+
+class PhaseKind(Enum):
+    """Movement, retreat or adjustment phase."""
+
+    MOVEMENT = "M"
+    RETREAT = "R"
+    ADJUSTMENT = "A"
+
+
+_PHASE_RE = re.compile(r"^([SFW])(\d{3,4})([MRA])$")
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """A phase name such as ``S1901M``: season letter, year, kind letter."""
+
+    year: int
+    season: str
+    kind: PhaseKind
+
+    @classmethod
+    def parse(cls, text: str) -> "Phase":
+        """Parse ``S1901M``/``F1901R``/``W1901A`` (case-insensitive).
+
+        Raises ``ValueError`` with the offending text when it is not a phase.
+        """
+        match = _PHASE_RE.match(text.strip().upper())
+        if not match:
+            raise ValueError(f"not a phase name: {text!r} (expected e.g. S1901M, F1901R, W1901A)")
+        season, year, kind = match.groups()
+        if (season == "W") != (kind == "A"):
+            raise ValueError(f"not a phase name: {text!r} (adjustments are W<year>A, moves and retreats S/F)")
+        return cls(int(year), season, PhaseKind(kind))
+
+    def __str__(self) -> str:
+        return f"{self.season}{self.year}{self.kind.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class DislodgedUnit:
+    """A unit dislodged in the movement phase, waiting for its retreat order.
+
+    ``attacker_from`` is the province the dislodging unit came from
+    (``None`` when unknown); ``by_convoy`` tells that it came by convoy, so
+    the unit may retreat there (DATC 4.A.5).  ``retreats`` are the
+    locations it may retreat to; with none it is disbanded at once.
+    """
+
+    unit: Unit
+    attacker_from: str | None
+    by_convoy: bool
+    retreats: tuple[Location, ...]
+
+
+@dataclass(frozen=True)
+class Position:
+    """Everything the rules need to know about the board at one phase.
+
+    ``centres`` maps each owned supply-centre province to its owner.
+    ``dislodged`` and ``standoffs`` are only meaningful in retreat phases.
+    """
+
+    phase: Phase
+    units: tuple[Unit, ...]
+    centres: Mapping[str, str]
+    dislodged: tuple[DislodgedUnit, ...] = ()
+    standoffs: frozenset[str] = frozenset()
+
+    def unit_in(self, province: str) -> Unit | None:
+        """The (non-dislodged) unit in ``province``, if any."""
+        for unit in self.units:
+            if unit.province == province:
+                return unit
+        return None
+
+    def units_of(self, power: str) -> tuple[Unit, ...]:
+        """The units of ``power`` in board order."""
+        return tuple(u for u in self.units if u.power == power)
+
+    def centres_of(self, power: str) -> tuple[str, ...]:
+        """The supply centres owned by ``power``, sorted."""
+        return tuple(sorted(p for p, owner in self.centres.items() if owner == power))

@@ -1,0 +1,288 @@
+"""Reading orders as players write them: the syntax layer.
+
+``parse_order`` turns one order text into an order value, resolving place
+names against a map; ``parse_orders`` splits a whole mail body (one order
+per line, or several separated by ``;``) and never raises: every line gets
+either an order or an ``OrderSyntaxError`` naming line, column and what was
+expected or unknown.  Whether an order is legal in a position is decided
+later, by the rules (``adjudicator.core.legality``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from adjudicator.core.mapdata import GameMap
+from adjudicator.core.model import PhaseKind, UnitType
+from adjudicator.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from adjudicator.resources import grammar_path
+
+
+@dataclass(frozen=True, slots=True)
+class OrderSyntaxError(Exception):
+    """An order text that cannot be read; ``column`` is 1-based."""
+
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}, column {self.column}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLine:
+    """One order text of a mail with where it stood and what it became."""
+
+    line: int
+    column: int
+    text: str
+    order: Order | None
+    error: OrderSyntaxError | None
+
+
+_TERMINAL_WORDS = {
+    "_MOVE": "'-'",
+    "HOLD": "'H'",
+    "_SUPPORT": "'S'",
+    "_CONVOY": "'C'",
+    "VIA": "'VIA CONVOY'",
+    "BY": "'BY CONVOY'",
+    "DISBAND": "'DISBAND'",
+    "BUILD": "'BUILD'",
+    "REMOVE": "'REMOVE'",
+    "WAIVE": "'WAIVE'",
+    "UNIT_TYPE": "'A' or 'F'",
+    "NAME": "a province",
+    "SLASH": "'/'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "$END": "the end of the order",
+}
+
+
+class _UnknownName(Exception):
+    def __init__(self, token: Token, message: str) -> None:
+        super().__init__(message)
+        self.token = token
+        self.message = message
+
+
+_UNIT_TYPES = {"a": UnitType.ARMY, "army": UnitType.ARMY, "f": UnitType.FLEET, "fleet": UnitType.FLEET}
+
+
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    kind: UnitType | None
+    location: str
+
+
+class _OrderBuilder(Transformer):
+    """Builds order values from the parse tree, resolving names on a map."""
+
+    def __init__(self, game_map: GameMap) -> None:
+        super().__init__()
+        self.game_map = game_map
+
+    def place(self, tokens: list[Token]) -> tuple[list[Token], str | None]:
+        return tokens, None
+
+    def coast(self, tokens: list[Token]) -> tuple[Token, str]:
+        code = self.game_map.lookup_coast(" ".join(tokens))
+        if code is None:
+            raise _UnknownName(tokens[0], f"unknown coast {' '.join(tokens)!r}")
+        return tokens[0], code
+
+    def location(self, children: list) -> str:
+        words, _ = children[0]
+        coast = children[1][1] if len(children) > 1 else None
+        lookup = self.game_map.lookup_place
+        province = lookup(" ".join(words))
+        if province is None and coast is None:
+            # "stp sc", "Spain north coast": trailing words may be the coast.
+            for cut in (1, 2):
+                if len(words) > cut:
+                    trailing = self.game_map.lookup_coast(" ".join(words[-cut:]))
+                    head = lookup(" ".join(words[:-cut]))
+                    if trailing and head:
+                        province, coast = head, trailing
+                        break
+        if province is None:
+            raise _UnknownName(words[0], f"unknown province {' '.join(words)!r}")
+        return province if coast is None else f"{province}/{coast}"
+
+    def nationality(self, tokens: list[Token]) -> None:
+        if self.game_map.lookup_power(tokens[0]) is None:
+            raise _UnknownName(tokens[0], f"unknown power {str(tokens[0])!r}")
+        return None
+
+    def unit(self, children: list) -> _Unit:
+        kind = None
+        for child in children:
+            if isinstance(child, Token) and child.type == "UNIT_TYPE":
+                kind = _UNIT_TYPES[child.lower()]
+        return _Unit(kind, children[-1])
+
+    def hold(self, children: list) -> Hold:
+        return Hold(children[0].kind, children[0].location)
+
+    def move(self, children: list) -> Move:
+        unit = children[0]
+        via = len(children) > 1 and children[-1] == "via"
+        legs = [c for c in children[1:] if isinstance(c, str) and c != "via"]
+        return Move(unit.kind, unit.location, legs[-1], via, tuple(legs[:-1]))
+
+    def via_convoy(self, _children: list) -> str:
+        return "via"
+
+    def support_hold(self, children: list) -> SupportHold:
+        unit, target = children[0], children[1]
+        return SupportHold(unit.kind, unit.location, target.kind, target.location)
+
+    def support_move(self, children: list) -> SupportMove:
+        unit, target, destination = children
+        return SupportMove(unit.kind, unit.location, target.kind, target.location, destination)
+
+    def convoy(self, children: list) -> Convoy:
+        unit, target, destination = children
+        return Convoy(unit.kind, unit.location, target.kind, target.location, destination)
+
+    def _the_unit(self, children: list) -> _Unit:
+        return next(c for c in children if isinstance(c, _Unit))
+
+    def disband(self, children: list) -> Disband:
+        unit = self._the_unit(children)
+        return Disband(unit.kind, unit.location)
+
+    def build(self, children: list) -> Build:
+        unit = self._the_unit(children)
+        return Build(unit.kind, unit.location)
+
+    def remove(self, children: list) -> Remove:
+        unit = self._the_unit(children)
+        return Remove(unit.kind, unit.location)
+
+    def waive(self, _children: list) -> Waive:
+        return Waive()
+
+
+@cache
+def _grammar_text() -> str:
+    return grammar_path("diplomacy").read_text(encoding="utf-8")
+
+
+@cache
+def _parser(game_map: GameMap) -> Lark:
+    return Lark(
+        _grammar_text(),
+        start="order",
+        parser="lalr",
+        transformer=_OrderBuilder(game_map),
+        maybe_placeholders=False,
+    )
+
+
+@cache
+def _hyphen_pattern(game_map: GameMap) -> re.Pattern[str] | None:
+    words = game_map.hyphenated_words()
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(w) for w in words)
+    return re.compile(rf"(?<![\w\u2011])(?:{alternatives})(?![\w\u2011])", re.IGNORECASE)
+
+
+def _protect_hyphens(text: str, game_map: GameMap) -> str:
+    """Turn the hyphen inside known names (Mid-Atlantic) into U+2011; same length."""
+    pattern = _hyphen_pattern(game_map)
+    if pattern is None or "-" not in text:
+        return text
+    return pattern.sub(lambda m: m.group(0).replace("-", "\u2011"), text)
+
+
+def _for_phase(order: Order, phase_kind: PhaseKind) -> Order:
+    """Read an order as the phase means it: a move in a retreat phase is a
+    retreat; a disband in an adjustment phase is a removal."""
+    if phase_kind is PhaseKind.RETREAT and isinstance(order, Move) and not order.waypoints and not order.via_convoy:
+        return Retreat(order.unit, order.location, order.destination)
+    if phase_kind is PhaseKind.ADJUSTMENT and isinstance(order, Disband):
+        return Remove(order.unit, order.location)
+    return order
+
+
+def _expected(error: UnexpectedInput) -> str:
+    expected = getattr(error, "expected", None) or getattr(error, "allowed", None) or set()
+    words = sorted({_TERMINAL_WORDS.get(name, name) for name in expected})
+    return ", ".join(words)
+
+
+def parse_order(
+    text: str, game_map: GameMap, phase_kind: PhaseKind = PhaseKind.MOVEMENT, line: int = 1, column: int = 1
+) -> Order:
+    """Parse one order text; raise ``OrderSyntaxError`` with line and column.
+
+    ``column`` is where ``text`` starts in its line (1-based), so error
+    columns point into the original line.  The result's ``str`` is the
+    canonical text, and parsing that text again gives an equal order.
+    """
+    source = _protect_hyphens(text, game_map)
+    try:
+        order = _parser(game_map).parse(source)
+    except _UnknownName as error:
+        raise OrderSyntaxError(line, column + error.token.column - 1, error.message) from None
+    except UnexpectedToken as error:
+        token = error.token
+        if token.type == "$END":
+            where = column + len(text.rstrip())
+            message = f"order ends too early: expected {_expected(error)}"
+        else:
+            where = column + token.column - 1
+            message = f"unexpected {str(token)!r}: expected {_expected(error)}"
+        raise OrderSyntaxError(line, where, message) from None
+    except UnexpectedCharacters as error:
+        raise OrderSyntaxError(
+            line, column + error.column - 1, f"unexpected character {text[error.column - 1]!r}"
+        ) from None
+    except UnexpectedInput as error:  # pragma: no cover - other Lark errors
+        raise OrderSyntaxError(line, column, str(error).splitlines()[0]) from None
+    return _for_phase(order, phase_kind)
+
+
+_SPLIT = re.compile(r"[^;]+")
+
+
+def parse_orders(
+    text: str, game_map: GameMap, phase_kind: PhaseKind = PhaseKind.MOVEMENT
+) -> list[ParsedLine]:
+    """Parse every order in ``text``: one per line, or several per line
+    separated by ``;``.  Blank pieces are skipped; nothing raises."""
+    parsed: list[ParsedLine] = []
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        for piece in _SPLIT.finditer(line):
+            chunk = piece.group(0)
+            stripped = chunk.strip()
+            if not stripped:
+                continue
+            column = piece.start() + (len(chunk) - len(chunk.lstrip())) + 1
+            try:
+                order = parse_order(stripped, game_map, phase_kind, line_number, column)
+            except OrderSyntaxError as error:
+                parsed.append(ParsedLine(line_number, column, stripped, None, error))
+            else:
+                parsed.append(ParsedLine(line_number, column, stripped, order, None))
+    return parsed

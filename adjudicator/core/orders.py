@@ -1,0 +1,159 @@
+"""Order values: one frozen dataclass per order kind.
+
+``str(order)`` is the canonical order text (``A VIE - GAL``,
+``F NTH C A LON - NWY``, ``BUILD F STP/NC``), and parsing the canonical
+text gives back an equal value.  A unit type may be ``None`` where the
+player left it out; the rules fill it in from the position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from adjudicator.core.model import Location, UnitType, province_of
+
+
+def _unit_text(kind: UnitType | None, location: Location) -> str:
+    return location if kind is None else f"{kind.value} {location}"
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """``A VIE H``."""
+
+    unit: UnitType | None
+    location: Location
+
+    def __str__(self) -> str:
+        return f"{_unit_text(self.unit, self.location)} H"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """``A VIE - GAL``; ``waypoints`` are the provinces named between
+    origin and destination (a convoy path, or a river double move in
+    variants that have them); ``via_convoy`` is the explicit ``VIA CONVOY``.
+    """
+
+    unit: UnitType | None
+    location: Location
+    destination: Location
+    via_convoy: bool = False
+    waypoints: tuple[Location, ...] = ()
+
+    def __str__(self) -> str:
+        legs = " - ".join((*self.waypoints, self.destination))
+        text = f"{_unit_text(self.unit, self.location)} - {legs}"
+        return f"{text} VIA CONVOY" if self.via_convoy else text
+
+
+@dataclass(frozen=True, slots=True)
+class SupportHold:
+    """``A BUD S A VIE``: support of a unit that does not move."""
+
+    unit: UnitType | None
+    location: Location
+    target_unit: UnitType | None
+    target: Location
+
+    def __str__(self) -> str:
+        return f"{_unit_text(self.unit, self.location)} S {_unit_text(self.target_unit, self.target)}"
+
+
+@dataclass(frozen=True, slots=True)
+class SupportMove:
+    """``A BUD S A VIE - GAL``."""
+
+    unit: UnitType | None
+    location: Location
+    target_unit: UnitType | None
+    target: Location
+    destination: Location
+
+    def __str__(self) -> str:
+        return (
+            f"{_unit_text(self.unit, self.location)} S "
+            f"{_unit_text(self.target_unit, self.target)} - {self.destination}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Convoy:
+    """``F NTH C A LON - NWY``."""
+
+    unit: UnitType | None
+    location: Location
+    target_unit: UnitType | None
+    target: Location
+    destination: Location
+
+    def __str__(self) -> str:
+        return (
+            f"{_unit_text(self.unit, self.location)} C "
+            f"{_unit_text(self.target_unit, self.target)} - {self.destination}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    """``A VIE - BOH`` in a retreat phase."""
+
+    unit: UnitType | None
+    location: Location
+    destination: Location
+
+    def __str__(self) -> str:
+        return f"{_unit_text(self.unit, self.location)} - {self.destination}"
+
+
+@dataclass(frozen=True, slots=True)
+class Disband:
+    """``A VIE DISBAND`` in a retreat phase."""
+
+    unit: UnitType | None
+    location: Location
+
+    def __str__(self) -> str:
+        return f"{_unit_text(self.unit, self.location)} DISBAND"
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """``BUILD F STP/NC``."""
+
+    unit: UnitType | None
+    location: Location
+
+    def __str__(self) -> str:
+        return f"BUILD {_unit_text(self.unit, self.location)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    """``REMOVE A PAR``: a removal in an adjustment phase."""
+
+    unit: UnitType | None
+    location: Location
+
+    def __str__(self) -> str:
+        return f"REMOVE {_unit_text(self.unit, self.location)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Waive:
+    """``WAIVE``: one build left unused on purpose."""
+
+    def __str__(self) -> str:
+        return "WAIVE"
+
+
+Order = Union[Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Remove, Waive]
+UnitOrder = Union[Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Remove]
+
+
+def ordered_province(order: Order) -> str | None:
+    """The province of the unit an order is for (``None`` for builds and waives)."""
+    if isinstance(order, (Build, Waive)):
+        return None
+    return province_of(order.location)

@@ -1,0 +1,69 @@
+"""Rules hooks: the small, named differences between variants.
+
+A variant is a map file plus one ``Rules`` object chosen by the map's
+``variant.rules`` key.  The resolver is shared; a variant overrides only
+the hooks below (which provinces can hold a convoying fleet, the phase
+calendar, when supply centres change hands).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.core.mapdata import GameMap, Province
+from adjudicator.core.model import Phase, PhaseKind
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The standard (Calhamer, 2023 rulebook) hooks."""
+
+    name: str = "standard"
+
+    def can_convoy_from(self, province: Province) -> bool:
+        """True when a fleet in ``province`` may convoy (standard: seas only)."""
+        return province.terrain == "sea"
+
+    def first_phase(self, game_map: GameMap) -> Phase:
+        """The phase a new game starts in."""
+        return Phase(game_map.start_year, "S", PhaseKind.MOVEMENT)
+
+    def movement_after(self, phase: Phase) -> Phase | None:
+        """The next movement phase after ``phase`` when no adjustment comes
+        between (``None`` after a fall turn: adjustments come first)."""
+        if phase.season == "S":
+            return Phase(phase.year, "F", PhaseKind.MOVEMENT)
+        if phase.season == "W":
+            return Phase(phase.year + 1, "S", PhaseKind.MOVEMENT)
+        return None
+
+    def retreat_phase(self, movement: Phase) -> Phase:
+        """The retreat phase that belongs to a movement phase."""
+        return Phase(movement.year, movement.season, PhaseKind.RETREAT)
+
+    def adjustment_phase(self, phase: Phase) -> Phase:
+        """The adjustment phase that ends the year of ``phase``."""
+        return Phase(phase.year, "W", PhaseKind.ADJUSTMENT)
+
+    def counts_centres_after(self, phase: Phase) -> bool:
+        """True when supply centres change owner at the end of ``phase``'s turn
+        (standard: after the fall turn, retreats included)."""
+        return phase.season == "F"
+
+
+STANDARD = Rules()
+
+_REGISTRY: dict[str, Rules] = {"standard": STANDARD}
+
+
+def rules_for(game_map: GameMap) -> Rules:
+    """The rules hooks a map names (``KeyError`` naming the unknown rules)."""
+    try:
+        return _REGISTRY[game_map.rules]
+    except KeyError:
+        raise KeyError(f"map {game_map.name!r} names unknown rules {game_map.rules!r}") from None
+
+
+def register_rules(rules: Rules) -> None:
+    """Make a variant's rules available under ``rules.name``."""
+    _REGISTRY[rules.name] = rules
