@@ -8,7 +8,7 @@ supply centres after the fall turn, and works out the next phase
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from adjudicator.core.adjustments import needs_adjustment, resolve_adjustments
@@ -56,15 +56,19 @@ def adjudicate(game_map: GameMap, position: Position, orders: Mapping[str, Seque
     powers = [p for p in game_map.powers if p in parsed] + [p for p in parsed if p not in game_map.powers]
     board = Board(game_map, rules, position.units)
     if position.phase.kind is PhaseKind.MOVEMENT:
-        return _movement(game_map, rules, board, position, parsed, powers)
-    if position.phase.kind is PhaseKind.RETREAT:
+        result = _movement(game_map, rules, board, position, parsed, powers)
+    elif position.phase.kind is PhaseKind.RETREAT:
         reports, units = resolve_retreats(parsed, position.dislodged, position.units, powers)
-        return _finish_turn(game_map, rules, position, reports, (), frozenset(), units)
-    reports, units = resolve_adjustments(game_map, board, position, parsed)
-    next_phase = rules.movement_after(position.phase)
-    assert next_phase is not None
-    following = Position(next_phase, units, position.centres)
-    return PhaseResult(position.phase, reports, (), frozenset(), following, next_phase, None)
+        result = _finish_turn(game_map, rules, position, reports, (), frozenset(), units)
+    else:
+        reports, units = resolve_adjustments(game_map, board, position, parsed)
+        next_phase = rules.movement_after(position.phase)
+        assert next_phase is not None
+        following = Position(next_phase, units, position.centres)
+        result = PhaseResult(position.phase, reports, (), frozenset(), following, next_phase, None)
+    rank = {power: index for index, power in enumerate(game_map.powers)}
+    grouped = tuple(sorted(result.reports, key=lambda r: rank.get(r.power, len(rank))))
+    return replace(result, reports=grouped)
 
 
 def _movement(

@@ -196,7 +196,11 @@ class _Resolver:
         return self._convoy_holds(key)
 
     def _convoy_holds(self, key: str) -> bool:
-        return not any(self.resolve(m) for m in self.moves_to.get(key, ()))
+        # The attacks on the fleet are adjudicated in place rather than
+        # resolved as decisions of their own, so that a convoy paradox is
+        # always one clean cycle through the convoy (DATC 5.D, Pandin's
+        # paradox).
+        return not any(self.adjudicate(m) for m in self.moves_to.get(key, ()))
 
     def _support_given(self, key: str, order: SupportHold | SupportMove) -> bool:
         power = self.unit_at[key].power
