@@ -395,7 +395,7 @@ def check_map(game_map: GameMap) -> list[str]:
                 problems.append(f"army adjacency {key} -> {neighbour} touches a sea")
         if province.terrain == "land" and province.fleet:
             problems.append(f"{key} is inland but lists fleet neighbours")
-        if province.terrain != "land" and not province.fleet:
+        if province.terrain != "land" and not any(province.fleet.values()):
             problems.append(f"{key} is {province.terrain} but has no fleet neighbours")
         for location, targets in province.fleet.items():
             for target in sorted(targets):
