@@ -33,7 +33,7 @@ def test_r05_last_legal_order_counts_earlier_ones_superseded() -> None:
     assert output["units"]["Austria"] == ["A BOH", "A VIE"]
 
 
-def test_r08_army_move_naming_a_path_is_a_convoyed_move() -> None:
+def test_r07_army_move_naming_a_path_is_a_convoyed_move() -> None:
     output = run_case(
         {
             "phase": "S1901M",
@@ -46,12 +46,12 @@ def test_r08_army_move_naming_a_path_is_a_convoyed_move() -> None:
     assert result_of(output, "F Nth C A Yor - Bel") == ("succeeds", "")
 
 
-def test_r08_fleet_cannot_name_a_path_in_the_standard_game() -> None:
+def test_r07_fleet_cannot_name_a_path_in_the_standard_game() -> None:
     output = run_case({"phase": "S1901M", "units": {"England": ["F LON"]}, "orders": {"England": ["F Lon - Eng - Mao"]}})
     assert result_of(output, "F Lon - Eng - Mao") == ("invalid", "a fleet moves one province per turn")
 
 
-def test_r16_army_move_without_any_possible_convoy_is_invalid() -> None:
+def test_r14_army_move_without_any_possible_convoy_is_invalid() -> None:
     output = run_case(
         {"phase": "S1901M", "units": {"England": ["A LON"]}, "orders": {"England": ["A Lon - Bel", "A Lon - Mun"]}}
     )
@@ -59,7 +59,7 @@ def test_r16_army_move_without_any_possible_convoy_is_invalid() -> None:
     assert "no convoy route is possible" in output["orders"][0]["reason"]
 
 
-def test_r16_coastal_fleet_cannot_convoy() -> None:
+def test_r14_coastal_fleet_cannot_convoy() -> None:
     output = run_case(
         {
             "phase": "S1901M",
@@ -70,7 +70,7 @@ def test_r16_coastal_fleet_cannot_convoy() -> None:
     assert result_of(output, "F Wal C A Lvp - Lon")[0] == "invalid"
 
 
-def test_r18_centres_change_only_after_the_fall_turn() -> None:
+def test_r22_centres_change_only_after_the_fall_turn() -> None:
     spring = run_case({"phase": "S1901M", "units": {"Germany": ["A KIE"]}, "orders": {"Germany": ["A Kie - Hol"]}})
     assert "HOL" not in spring["centers"]["Germany"]
     fall = run_case(
@@ -81,7 +81,7 @@ def test_r18_centres_change_only_after_the_fall_turn() -> None:
     assert fall["next_phase"] == "W1901A"
 
 
-def test_r18_centres_change_after_fall_retreats() -> None:
+def test_r22_centres_change_after_fall_retreats() -> None:
     movement = run_case(
         {
             "phase": "F1901M",
@@ -114,7 +114,7 @@ def test_r18_centres_change_after_fall_retreats() -> None:
     assert retreat["centers"]["France"] == ["BEL", "BRE", "MAR", "PAR"]
 
 
-def test_r19_solo_victory_ends_the_game() -> None:
+def test_r24_solo_victory_ends_the_game() -> None:
     centres = ["BUD", "TRI", "VIE", "SER", "GRE", "BUL", "RUM", "SEV", "WAR", "MOS", "VEN", "ROM", "NAP", "TUN",
                "MUN", "BER", "KIE"]
     output = run_case(
@@ -143,7 +143,7 @@ def test_r19_solo_victory_ends_the_game() -> None:
     assert len(output["centers"]["Austria"]) == 18
 
 
-def test_r20_retreat_phase_skipped_when_nobody_can_retreat() -> None:
+def test_r23_retreat_phase_skipped_when_nobody_can_retreat() -> None:
     output = run_case(
         {
             "phase": "S1901M",
@@ -170,12 +170,12 @@ def test_r20_retreat_phase_skipped_when_nobody_can_retreat() -> None:
     assert "Russia" not in output["units"]
 
 
-def test_r20_adjustment_phase_skipped_when_nobody_adjusts() -> None:
+def test_r23_adjustment_phase_skipped_when_nobody_adjusts() -> None:
     output = run_case({"phase": "F1901M", "orders": {}})
     assert output["next_phase"] == "S1902M"
 
 
-def test_r11_build_without_unit_type() -> None:
+def test_r13_build_without_unit_type() -> None:
     output = run_case(
         {
             "phase": "W1901A",
@@ -188,7 +188,7 @@ def test_r11_build_without_unit_type() -> None:
     assert result_of(output, "Build Sev") == ("invalid", "say whether an army or a fleet is to be built in SEV")
 
 
-def test_r13_waive_counts_as_a_build() -> None:
+def test_r20_waive_counts_as_a_build() -> None:
     output = run_case(
         {
             "phase": "W1901A",
@@ -202,7 +202,7 @@ def test_r13_waive_counts_as_a_build() -> None:
     assert result_of(output, "Build A Rom") == ("fails", "Italy has no builds left")
 
 
-def test_r21_illegal_retreat_disbands_the_unit() -> None:
+def test_r17_illegal_retreat_disbands_the_unit() -> None:
     output = run_case(
         {
             "phase": "S1902R",

@@ -104,7 +104,7 @@ def resolve_adjustments(
     """Resolve an adjustment phase; returns the reports (civil-disorder
     removals included) and the units afterwards."""
     allowance = allowances(game_map, position)
-    book = OrderBook()
+    book = OrderBook(board.unit_at)
     units = list(position.units)
     for power in game_map.powers:
         builds_left = allowance[power].builds

@@ -79,7 +79,7 @@ def _movement(
     parsed: Mapping[str, list],
     powers: list[str],
 ) -> PhaseResult:
-    book = OrderBook()
+    book = OrderBook(board.unit_at)
     for power in powers:
         for line in parsed[power]:
             if line.error is not None or line.order is None:

@@ -9,9 +9,23 @@ then holds.  See docs/rulings.md for every choice made here.
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from adjudicator.core.board import Board
 from adjudicator.core.model import Location, Unit, UnitType, coast_of, province_of
-from adjudicator.core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from adjudicator.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
 
 
 class Illegal(Exception):
@@ -161,3 +175,37 @@ def check_movement_order(board: Board, power: str, order: Order) -> Order:
     if isinstance(order, SupportMove):
         return _check_support_move(board, unit, order)
     return _check_convoy(board, unit, order)
+
+
+def _tidy_unit(kind: UnitType | None, location: Location, unit_at: Mapping[str, Unit]) -> tuple[UnitType | None, Location]:
+    unit = unit_at.get(province_of(location))
+    if unit is not None:
+        return unit.kind, unit.location
+    if kind is UnitType.ARMY:
+        return kind, province_of(location)
+    return kind, location
+
+
+def _for_kind(kind: UnitType | None, destination: Location) -> Location:
+    return province_of(destination) if kind is UnitType.ARMY else destination
+
+
+def tidy_order(order: Order, unit_at: Mapping[str, Unit]) -> Order:
+    """Best-effort canonical form of an order that may be illegal: unit
+    types and coasts as on the board (DATC 4.B.5, 4.C.2), army coasts
+    dropped (4.B.6).  Never raises; used to report invalid orders."""
+    if isinstance(order, (Waive,)):
+        return order
+    if isinstance(order, Build):
+        return Build(order.unit, _for_kind(order.unit, order.location))
+    kind, location = _tidy_unit(order.unit, order.location, unit_at)
+    if isinstance(order, (Hold, Disband, Remove)):
+        return type(order)(kind, location)
+    if isinstance(order, Move):
+        return Move(kind, location, _for_kind(kind, order.destination), order.via_convoy, order.waypoints)
+    if isinstance(order, Retreat):
+        return Retreat(kind, location, _for_kind(kind, order.destination))
+    target_kind, target = _tidy_unit(order.target_unit, order.target, unit_at)
+    if isinstance(order, SupportHold):
+        return SupportHold(kind, location, target_kind, target)
+    return type(order)(kind, location, target_kind, target, _for_kind(target_kind, order.destination))

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from adjudicator.core.legality import tidy_order
 from adjudicator.core.mapdata import GameMap
-from adjudicator.core.model import PhaseKind
+from adjudicator.core.model import PhaseKind, Unit
 from adjudicator.core.notation import ParsedLine, parse_orders
 
 SUCCEEDS = "succeeds"
@@ -38,9 +39,6 @@ def parse_power_orders(
     return {power: parse_orders("\n".join(lines), game_map, phase_kind) for power, lines in orders.items()}
 
 
-def invalid_report(power: str, line: ParsedLine, reason: str) -> OrderReport:
-    """The report of an order that is illegal (or unreadable) for ``reason``."""
-    return OrderReport(power, line.text, "" if line.order is None else str(line.order), False, INVALID, reason)
 
 
 class OrderBook:
@@ -52,13 +50,16 @@ class OrderBook:
     resolved; ``implied`` adds the entry of a unit that had no legal order.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, unit_at: Mapping[str, Unit]) -> None:
         self._reports: list[OrderReport] = []
+        self._unit_at = unit_at
         self.chosen: dict[str, tuple[int, object]] = {}
 
     def invalid(self, power: str, line: ParsedLine, reason: str) -> None:
-        """Record an unreadable or illegal order."""
-        self._reports.append(invalid_report(power, line, reason))
+        """Record an unreadable or illegal order, printed in its tidied
+        canonical form (board unit types and coasts)."""
+        order = "" if line.order is None else str(tidy_order(line.order, self._unit_at))
+        self._reports.append(OrderReport(power, line.text, order, False, INVALID, reason))
 
     def accept(self, power: str, line: ParsedLine, order: object, key: str | None) -> int:
         """Record a legal order for the unit ``key`` (``None``: no unit, e.g. a build)."""

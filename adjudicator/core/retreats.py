@@ -56,7 +56,7 @@ def resolve_retreats(
     included) and the units on the board afterwards."""
     by_province = {d.unit.province: d for d in dislodged}
     unit_at = {u.province: u for u in units}
-    book = OrderBook()
+    book = OrderBook({**unit_at, **{p: d.unit for p, d in by_province.items()}})
     for power in powers:
         for line in parsed.get(power, []):
             if line.error is not None or line.order is None:

@@ -1,0 +1,48 @@
+"""The installed package finds its grammars, maps and templates from any
+working directory (they travel inside the wheel)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_wheel_carries_data_and_runs_from_elsewhere(tmp_path: Path) -> None:
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(ROOT)],
+        check=True,
+        timeout=300,
+    )
+    (wheel,) = wheels.glob("pbem_adjudicator-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "adjudicator/_data/grammars/diplomacy.lark" in names
+    assert "adjudicator/_data/maps/standard.toml" in names
+
+    site = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(site), str(wheel)],
+        check=True,
+        timeout=300,
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    case = json.dumps({"phase": "S1901M", "orders": {"Austria": ["A Vie - Gal"]}})
+    done = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "adjudicate"],
+        input=case, capture_output=True, text=True, cwd=elsewhere, env=env, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["units"]["Austria"][0] == "A GAL"
+    where = subprocess.run(
+        [sys.executable, "-c", "import adjudicator.resources as r; print(r.data_dir('maps'))"],
+        capture_output=True, text=True, cwd=elsewhere, env=env, timeout=60, check=True,
+    )
+    assert where.stdout.strip().startswith(str(site))
