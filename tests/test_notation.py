@@ -64,6 +64,13 @@ A, F = UnitType.ARMY, UnitType.FLEET
         ("F StP(nc) build", Build(F, "STP/NC")),
         ("remove A Par", Remove(A, "PAR")),
         ("waive", Waive()),
+        ("A Wien nach Galizien", Move(A, "VIE", "GAL")),
+        ("Armee Budapest unterstützt A Wien - Galizien", SupportMove(A, "BUD", A, "VIE", "GAL")),
+        ("A Bud U Wien", SupportHold(A, "BUD", None, "VIE")),
+        ("F Nordsee K A London - Norwegen", Convoy(F, "NTH", A, "LON", "NWY")),
+        ("Flotte Triest hält", Hold(F, "TRI")),
+        ("A London - Norwegen per Konvoi", Move(A, "LON", "NWY", True)),
+        ("Baue F StP/NK", Build(F, "STP/NC")),
     ],
 )
 def test_players_writing(text: str, expected: object) -> None:

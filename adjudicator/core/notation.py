@@ -84,7 +84,14 @@ class _UnknownName(Exception):
         self.message = message
 
 
-_UNIT_TYPES = {"a": UnitType.ARMY, "army": UnitType.ARMY, "f": UnitType.FLEET, "fleet": UnitType.FLEET}
+_UNIT_TYPES = {
+    "a": UnitType.ARMY,
+    "army": UnitType.ARMY,
+    "armee": UnitType.ARMY,
+    "f": UnitType.FLEET,
+    "fleet": UnitType.FLEET,
+    "flotte": UnitType.FLEET,
+}
 
 
 @dataclass(frozen=True, slots=True)
