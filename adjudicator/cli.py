@@ -12,7 +12,10 @@ import json
 import sys
 from typing import Sequence, TextIO
 
+from pathlib import Path
+
 from adjudicator import __version__
+from adjudicator.config import ConfigError, load_config
 from adjudicator.contract import CaseError, run_case
 
 
@@ -35,6 +38,8 @@ def command_adjudicate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, 
     except json.JSONDecodeError as error:
         print(f"adjudicator adjudicate: not valid JSON: line {error.lineno}, column {error.colno}: {error.msg}", file=stderr)
         return 2
+    if isinstance(data, dict) and "variant" not in data:
+        data = {**data, "variant": args.config.default_variant}
     try:
         result = run_case(data)
     except CaseError as error:
@@ -49,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``adjudicator`` command."""
     parser = argparse.ArgumentParser(prog="adjudicator", description="A play-by-email judge for Diplomacy variants.")
     parser.add_argument("--version", action="version", version=f"adjudicator {__version__}")
+    parser.add_argument("--config", metavar="FILE", type=Path, help="configuration file (see config.example.toml)")
     commands = parser.add_subparsers(dest="command", required=True)
     adjudicate = commands.add_parser("adjudicate", help="resolve one phase given as a JSON case")
     adjudicate.add_argument("--input", "-i", metavar="FILE", help="the JSON case (default: standard input)")
@@ -60,4 +66,10 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
          stderr: TextIO | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
-    return args.handler(args, stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
+    err = stderr or sys.stderr
+    try:
+        args.config = load_config(args.config)
+    except ConfigError as error:
+        print(f"adjudicator: bad configuration: {error}", file=err)
+        return 2
+    return args.handler(args, stdin or sys.stdin, stdout or sys.stdout, err)

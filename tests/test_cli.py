@@ -171,3 +171,25 @@ def test_input_file_option(tmp_path: Path) -> None:
     assert entry(json.loads(done.stdout), "A VEN - TYR")["result"] == "succeeds"
     missing = run_cli("", "--input", str(tmp_path / "missing.json"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_config_example_is_valid_and_sets_the_default_variant(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "--config", str(ROOT / "config.example.toml"), "adjudicate"],
+        input=json.dumps({"phase": "S1901M", "orders": {}}), capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    broken = tmp_path / "broken.toml"
+    broken.write_text('[rules]\ndefault_varaint = "standard"\n', encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "--config", str(broken), "adjudicate"],
+        input="{}", capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )
+    assert done.returncode == 2
+    assert "unknown key rules.default_varaint" in done.stderr
+    broken.write_text('[rules]\ndefault_variant = "atlantis"\n', encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "--config", str(broken), "adjudicate"],
+        input="{}", capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )
+    assert done.returncode == 2 and "rules.default_variant: unknown variant 'atlantis'" in done.stderr
