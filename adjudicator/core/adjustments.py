@@ -122,24 +122,7 @@ def resolve_adjustments(
                 book.invalid(power, line, str(error))
                 continue
             index = book.accept(power, line, outcome, None)
-            if isinstance(outcome, Build):
-                unit = Unit(power, outcome.unit or UnitType.ARMY, outcome.location)
-                if unit.province in built:
-                    book.settle(index, FAILS, f"{unit.province} already has a build this phase")
-                elif builds_left == 0:
-                    book.settle(index, FAILS, f"{power} has no builds left")
-                else:
-                    builds_left -= 1
-                    built.add(unit.province)
-                    units.append(unit)
-                    book.settle(index, SUCCEEDS)
-            elif isinstance(outcome, Waive):
-                if builds_left == 0:
-                    book.settle(index, FAILS, f"{power} has no builds left")
-                else:
-                    builds_left -= 1
-                    book.settle(index, SUCCEEDS)
-            else:
+            if isinstance(outcome, Remove):
                 unit = find_own_unit(board, power, outcome.location)
                 if unit.province in removed:
                     book.settle(index, FAILS, f"{unit} is already removed")
@@ -150,6 +133,18 @@ def resolve_adjustments(
                     removed.add(unit.province)
                     units.remove(unit)
                     book.settle(index, SUCCEEDS)
+                continue
+            site = province_of(outcome.location) if isinstance(outcome, Build) else None
+            if site is not None and site in built:
+                book.settle(index, FAILS, f"{site} already has a build this phase")
+            elif builds_left == 0:
+                book.settle(index, FAILS, f"{power} has no builds left")
+            else:
+                builds_left -= 1
+                if isinstance(outcome, Build) and site is not None:
+                    built.add(site)
+                    units.append(Unit(power, outcome.unit or UnitType.ARMY, outcome.location))
+                book.settle(index, SUCCEEDS)
         if removals_left:
             remaining = [u for u in units if u.power == power]
             for unit in _removal_order(board, position, power, remaining)[:removals_left]:

@@ -8,7 +8,7 @@ and which convoy routes could exist through fleet-occupied waters.
 from __future__ import annotations
 
 from functools import cache
-from typing import Iterable
+from typing import Callable, Iterable, Mapping
 
 from adjudicator.core.mapdata import GameMap
 from adjudicator.core.model import Unit, UnitType, province_of
@@ -57,7 +57,7 @@ class Board:
         if not (self.is_coastal(origin) and self.is_coastal(destination)):
             return False
         fleets = self.convoy_fleets - {excluded} if excluded else self.convoy_fleets
-        return route_exists(origin, destination, fleets, self.sea_neighbours)
+        return route_exists(origin, destination, fleets.__contains__, self.sea_neighbours)
 
     def necessary_fleets(self, origin: str, destination: str) -> frozenset[str]:
         """Fleet provinces that lie on some convoy route from ``origin`` to
@@ -110,17 +110,24 @@ class Board:
 
 
 def route_exists(
-    origin: str, destination: str, fleets: frozenset[str] | set[str], seas: dict[str, frozenset[str]]
+    origin: str, destination: str, usable: Callable[[str], bool], seas: Mapping[str, frozenset[str]]
 ) -> bool:
-    """True when a chain of ``fleets`` (provinces) joins ``origin`` to ``destination``."""
-    frontier = [f for f in seas[origin] if f in fleets]
-    seen = set(frontier)
+    """True when a chain of usable fleets (provinces for which ``usable`` is
+    true, asked once each, nearest first) joins ``origin`` to ``destination``."""
+    seen: set[str] = set()
+    frontier: list[str] = []
+
+    def visit(neighbours: frozenset[str]) -> None:
+        for fleet in neighbours:
+            if fleet not in seen:
+                seen.add(fleet)
+                if usable(fleet):
+                    frontier.append(fleet)
+
+    visit(seas[origin])
     while frontier:
         fleet = frontier.pop()
         if destination in seas[fleet]:
             return True
-        for neighbour in seas[fleet]:
-            if neighbour in fleets and neighbour not in seen:
-                seen.add(neighbour)
-                frontier.append(neighbour)
+        visit(seas[fleet])
     return False

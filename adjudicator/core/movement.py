@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.core.board import Board
+from adjudicator.core.board import Board, route_exists
 from adjudicator.core.model import Location, Unit, UnitType, province_of
 from adjudicator.core.orders import Convoy, Move, Order, SupportHold, SupportMove
 
@@ -221,23 +221,10 @@ class _Resolver:
         if key not in self.convoyed:
             return True
         fleets = self.convoys_for[key]
-        if not fleets:
-            return False
         destination = province_of(self.orders[key].destination)  # type: ignore[union-attr]
-        seas = self.board.sea_neighbours
-        frontier = [f for f in fleets if f in seas[key]]
-        seen = set(frontier)
-        while frontier:
-            fleet = frontier.pop()
-            if not self.resolve(fleet):
-                continue
-            if destination in seas[fleet]:
-                return True
-            for neighbour in seas[fleet]:
-                if neighbour in fleets and neighbour not in seen:
-                    seen.add(neighbour)
-                    frontier.append(neighbour)
-        return False
+        return route_exists(
+            key, destination, lambda fleet: fleet in fleets and self.resolve(fleet), self.board.sea_neighbours
+        )
 
     def _given(self, supporters: list[str], excluded_power: str | None = None) -> int:
         return sum(

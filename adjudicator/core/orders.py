@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from adjudicator.core.model import Location, UnitType, province_of
+from adjudicator.core.model import Location, UnitType
 
 
 def _unit_text(kind: UnitType | None, location: Location) -> str:
@@ -19,11 +19,16 @@ def _unit_text(kind: UnitType | None, location: Location) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Hold:
-    """``A VIE H``."""
+class _UnitAt:
+    """An order that names only a unit (its type may be unknown) and its location."""
 
     unit: UnitType | None
     location: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(_UnitAt):
+    """``A VIE H``."""
 
     def __str__(self) -> str:
         return f"{_unit_text(self.unit, self.location)} H"
@@ -108,33 +113,24 @@ class Retreat:
 
 
 @dataclass(frozen=True, slots=True)
-class Disband:
+class Disband(_UnitAt):
     """``A VIE DISBAND`` in a retreat phase."""
-
-    unit: UnitType | None
-    location: Location
 
     def __str__(self) -> str:
         return f"{_unit_text(self.unit, self.location)} DISBAND"
 
 
 @dataclass(frozen=True, slots=True)
-class Build:
+class Build(_UnitAt):
     """``BUILD F STP/NC``."""
-
-    unit: UnitType | None
-    location: Location
 
     def __str__(self) -> str:
         return f"BUILD {_unit_text(self.unit, self.location)}"
 
 
 @dataclass(frozen=True, slots=True)
-class Remove:
+class Remove(_UnitAt):
     """``REMOVE A PAR``: a removal in an adjustment phase."""
-
-    unit: UnitType | None
-    location: Location
 
     def __str__(self) -> str:
         return f"REMOVE {_unit_text(self.unit, self.location)}"
@@ -149,11 +145,3 @@ class Waive:
 
 
 Order = Union[Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Remove, Waive]
-UnitOrder = Union[Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Remove]
-
-
-def ordered_province(order: Order) -> str | None:
-    """The province of the unit an order is for (``None`` for builds and waives)."""
-    if isinstance(order, (Build, Waive)):
-        return None
-    return province_of(order.location)
