@@ -67,37 +67,35 @@ class SupportHold:
 
 
 @dataclass(frozen=True, slots=True)
-class SupportMove:
-    """``A BUD S A VIE - GAL``."""
+class _ForAMove:
+    """An order about another unit's move: ``<unit> <verb> <target> - <destination>``."""
 
     unit: UnitType | None
     location: Location
     target_unit: UnitType | None
     target: Location
     destination: Location
+    verb = ""
 
     def __str__(self) -> str:
         return (
-            f"{_unit_text(self.unit, self.location)} S "
+            f"{_unit_text(self.unit, self.location)} {self.verb} "
             f"{_unit_text(self.target_unit, self.target)} - {self.destination}"
         )
 
 
 @dataclass(frozen=True, slots=True)
-class Convoy:
+class SupportMove(_ForAMove):
+    """``A BUD S A VIE - GAL``."""
+
+    verb = "S"
+
+
+@dataclass(frozen=True, slots=True)
+class Convoy(_ForAMove):
     """``F NTH C A LON - NWY``."""
 
-    unit: UnitType | None
-    location: Location
-    target_unit: UnitType | None
-    target: Location
-    destination: Location
-
-    def __str__(self) -> str:
-        return (
-            f"{_unit_text(self.unit, self.location)} C "
-            f"{_unit_text(self.target_unit, self.target)} - {self.destination}"
-        )
+    verb = "C"
 
 
 @dataclass(frozen=True, slots=True)
