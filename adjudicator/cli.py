@@ -72,4 +72,5 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     except ConfigError as error:
         print(f"adjudicator: bad configuration: {error}", file=err)
         return 2
-    return args.handler(args, stdin or sys.stdin, stdout or sys.stdout, err)
+    status: int = args.handler(args, stdin or sys.stdin, stdout or sys.stdout, err)
+    return status

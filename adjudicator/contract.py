@@ -73,7 +73,7 @@ def parse_unit(game_map: GameMap, power: str, text: Any, where: str) -> Unit:
     return Unit(power, kind, location)
 
 
-def _object(data: Any, key: str, where: str = "case") -> dict:
+def _object(data: Any, key: str, where: str = "case") -> dict[str, Any]:
     value = data.get(key, {})
     if value is None:
         return {}
@@ -82,7 +82,7 @@ def _object(data: Any, key: str, where: str = "case") -> dict:
     return value
 
 
-def _list(value: Any, where: str) -> list:
+def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
         raise CaseError(f"{where}: expected a list")
     return value

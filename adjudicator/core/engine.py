@@ -17,6 +17,7 @@ from adjudicator.core.legality import Illegal, check_movement_order
 from adjudicator.core.mapdata import GameMap
 from adjudicator.core.model import DislodgedUnit, Phase, PhaseKind, Position, Unit, province_of
 from adjudicator.core.movement import resolve_movement, retreat_options
+from adjudicator.core.notation import ParsedLine
 from adjudicator.core.orders import Hold, Order
 from adjudicator.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport, parse_power_orders
 from adjudicator.core.retreats import resolve_retreats
@@ -76,7 +77,7 @@ def _movement(
     rules: Rules,
     board: Board,
     position: Position,
-    parsed: Mapping[str, list],
+    parsed: Mapping[str, list[ParsedLine]],
     powers: list[str],
 ) -> PhaseResult:
     book = OrderBook(board.unit_at)
@@ -95,7 +96,7 @@ def _movement(
     orders: dict[str, Order] = {}
     for province, unit in board.unit_at.items():
         chosen = book.chosen.get(province)
-        orders[province] = chosen[1] if chosen else Hold(unit.kind, unit.location)  # type: ignore[assignment]
+        orders[province] = chosen[1] if chosen else Hold(unit.kind, unit.location)
     outcome = resolve_movement(board, orders)
     for province, (index, _) in book.chosen.items():
         result = outcome.outcomes[province]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
@@ -100,7 +101,7 @@ class _Unit:
     location: str
 
 
-class _OrderBuilder(Transformer):
+class _OrderBuilder(Transformer[Token, Order]):
     """Builds order values from the parse tree, resolving names on a map."""
 
     def __init__(self, game_map: GameMap) -> None:
@@ -116,7 +117,7 @@ class _OrderBuilder(Transformer):
             raise _UnknownName(tokens[0], f"unknown coast {' '.join(tokens)!r}")
         return tokens[0], code
 
-    def location(self, children: list) -> str:
+    def location(self, children: list[Any]) -> str:
         words, _ = children[0]
         coast = children[1][1] if len(children) > 1 else None
         lookup = self.game_map.lookup_place
@@ -139,53 +140,53 @@ class _OrderBuilder(Transformer):
             raise _UnknownName(tokens[0], f"unknown power {str(tokens[0])!r}")
         return None
 
-    def unit(self, children: list) -> _Unit:
+    def unit(self, children: list[Any]) -> _Unit:
         kind = None
         for child in children:
             if isinstance(child, Token) and child.type == "UNIT_TYPE":
                 kind = _UNIT_TYPES[child.lower()]
         return _Unit(kind, children[-1])
 
-    def hold(self, children: list) -> Hold:
+    def hold(self, children: list[Any]) -> Hold:
         return Hold(children[0].kind, children[0].location)
 
-    def move(self, children: list) -> Move:
+    def move(self, children: list[Any]) -> Move:
         unit = children[0]
         via = len(children) > 1 and children[-1] == "via"
         legs = [c for c in children[1:] if isinstance(c, str) and c != "via"]
         return Move(unit.kind, unit.location, legs[-1], via, tuple(legs[:-1]))
 
-    def via_convoy(self, _children: list) -> str:
+    def via_convoy(self, _children: list[Any]) -> str:
         return "via"
 
-    def support_hold(self, children: list) -> SupportHold:
+    def support_hold(self, children: list[Any]) -> SupportHold:
         unit, target = children[0], children[1]
         return SupportHold(unit.kind, unit.location, target.kind, target.location)
 
-    def support_move(self, children: list) -> SupportMove:
+    def support_move(self, children: list[Any]) -> SupportMove:
         unit, target, destination = children
         return SupportMove(unit.kind, unit.location, target.kind, target.location, destination)
 
-    def convoy(self, children: list) -> Convoy:
+    def convoy(self, children: list[Any]) -> Convoy:
         unit, target, destination = children
         return Convoy(unit.kind, unit.location, target.kind, target.location, destination)
 
-    def _the_unit(self, children: list) -> _Unit:
+    def _the_unit(self, children: list[Any]) -> _Unit:
         return next(c for c in children if isinstance(c, _Unit))
 
-    def disband(self, children: list) -> Disband:
+    def disband(self, children: list[Any]) -> Disband:
         unit = self._the_unit(children)
         return Disband(unit.kind, unit.location)
 
-    def build(self, children: list) -> Build:
+    def build(self, children: list[Any]) -> Build:
         unit = self._the_unit(children)
         return Build(unit.kind, unit.location)
 
-    def remove(self, children: list) -> Remove:
+    def remove(self, children: list[Any]) -> Remove:
         unit = self._the_unit(children)
         return Remove(unit.kind, unit.location)
 
-    def waive(self, _children: list) -> Waive:
+    def waive(self, _children: list[Any]) -> Waive:
         return Waive()
 
 
@@ -249,9 +250,9 @@ def parse_order(
     """
     source = _protect_hyphens(text, game_map)
     try:
-        order = _parser(game_map).parse(source)
+        order = cast(Order, _parser(game_map).parse(source))
     except _UnknownName as error:
-        raise OrderSyntaxError(line, column + error.token.column - 1, error.message) from None
+        raise OrderSyntaxError(line, column + (error.token.column or 1) - 1, error.message) from None
     except UnexpectedToken as error:
         token = error.token
         if token.type == "$END":

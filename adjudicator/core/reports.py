@@ -9,6 +9,7 @@ from adjudicator.core.legality import tidy_order
 from adjudicator.core.mapdata import GameMap
 from adjudicator.core.model import PhaseKind, Unit
 from adjudicator.core.notation import ParsedLine, parse_orders
+from adjudicator.core.orders import Order
 
 SUCCEEDS = "succeeds"
 FAILS = "fails"
@@ -53,7 +54,7 @@ class OrderBook:
     def __init__(self, unit_at: Mapping[str, Unit]) -> None:
         self._reports: list[OrderReport] = []
         self._unit_at = unit_at
-        self.chosen: dict[str, tuple[int, object]] = {}
+        self.chosen: dict[str, tuple[int, Order]] = {}
 
     def invalid(self, power: str, line: ParsedLine, reason: str) -> None:
         """Record an unreadable or illegal order, printed in its tidied
@@ -61,7 +62,7 @@ class OrderBook:
         order = "" if line.order is None else str(tidy_order(line.order, self._unit_at))
         self._reports.append(OrderReport(power, line.text, order, False, INVALID, reason))
 
-    def accept(self, power: str, line: ParsedLine, order: object, key: str | None) -> int:
+    def accept(self, power: str, line: ParsedLine, order: Order, key: str | None) -> int:
         """Record a legal order for the unit ``key`` (``None``: no unit, e.g. a build)."""
         if key is not None and key in self.chosen:
             index, _ = self.chosen[key]

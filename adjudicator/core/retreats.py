@@ -70,18 +70,18 @@ def resolve_retreats(
             book.accept(power, line, order, province_of(order.location))
 
     crowded: dict[str, int] = {}
-    for _, order in book.chosen.values():
-        if isinstance(order, Retreat):
-            target = province_of(order.destination)
+    for _, chosen in book.chosen.values():
+        if isinstance(chosen, Retreat):
+            target = province_of(chosen.destination)
             crowded[target] = crowded.get(target, 0) + 1
     after = list(units)
-    for province, (index, order) in book.chosen.items():
-        if isinstance(order, Retreat):
-            if crowded[province_of(order.destination)] > 1:
+    for province, (index, chosen) in book.chosen.items():
+        if isinstance(chosen, Retreat):
+            if crowded[province_of(chosen.destination)] > 1:
                 book.settle(index, FAILS, "bounced with another retreat; the unit is disbanded")
                 continue
             unit = by_province[province].unit
-            after.append(Unit(unit.power, unit.kind, order.destination))
+            after.append(Unit(unit.power, unit.kind, chosen.destination))
         book.settle(index, SUCCEEDS)
     for entry in dislodged:
         if entry.unit.province not in book.chosen:
