@@ -226,6 +226,7 @@ def result_to_json(game_map: GameMap, result: PhaseResult) -> dict[str, Any]:
         "standoffs": sorted(result.standoffs),
         "centers": centres,
         "winner": result.winner,
+        "eliminated": list(result.eliminated),
     }
 
 

@@ -175,6 +175,21 @@ def test_r23_adjustment_phase_skipped_when_nobody_adjusts() -> None:
     assert output["next_phase"] == "S1902M"
 
 
+def test_r21_power_without_centres_loses_all_units_and_is_eliminated() -> None:
+    output = run_case(
+        {
+            "phase": "W1905A",
+            "units": {"Italy": ["A TUS", "F TYS"], "France": ["A ROM", "A VEN", "A NAP"]},
+            "centers": {"France": ["ROM", "VEN", "NAP", "PAR", "BRE", "MAR"]},
+            "orders": {"Italy": ["Remove A Tus"]},
+        }
+    )
+    assert result_of(output, "Remove A Tus") == ("succeeds", "")
+    assert [o["order"] for o in output["orders"] if o["text"] == ""] == ["REMOVE F TYS"]
+    assert output["eliminated"] == ["Italy"]
+    assert "Italy" not in output["units"]
+
+
 def test_r13_build_without_unit_type() -> None:
     output = run_case(
         {

@@ -34,6 +34,8 @@ class PhaseResult:
     just resolved.  ``position`` is the position of ``next_phase``, or the
     final position when the game is over (``next_phase`` is ``None`` and
     ``winner`` names the power that reached the victory threshold).
+    ``eliminated`` names the powers that had units or centres before this
+    phase and have neither after it.
     """
 
     phase: Phase
@@ -43,6 +45,7 @@ class PhaseResult:
     position: Position
     next_phase: Phase | None
     winner: str | None
+    eliminated: tuple[str, ...] = ()
 
 
 def adjudicate(game_map: GameMap, position: Position, orders: Mapping[str, Sequence[str]]) -> PhaseResult:
@@ -69,7 +72,7 @@ def adjudicate(game_map: GameMap, position: Position, orders: Mapping[str, Seque
         result = PhaseResult(position.phase, reports, (), frozenset(), following, next_phase, None)
     rank = {power: index for index, power in enumerate(game_map.powers)}
     grouped = tuple(sorted(result.reports, key=lambda r: rank.get(r.power, len(rank))))
-    return replace(result, reports=grouped)
+    return replace(result, reports=grouped, eliminated=_eliminated(game_map, position, result.position))
 
 
 def _movement(
@@ -162,6 +165,14 @@ def _finish_turn(
         next_phase = rules.movement_after(adjustment)
         assert next_phase is not None
     return PhaseResult(phase, reports, dislodged, standoffs, Position(next_phase, units, centres), next_phase, None)
+
+
+def _eliminated(game_map: GameMap, before: Position, after: Position) -> tuple[str, ...]:
+    def present(position: Position) -> set[str]:
+        return {u.power for u in position.units} | set(position.centres.values())
+
+    was, still = present(before), present(after)
+    return tuple(p for p in game_map.powers if p in was and p not in still)
 
 
 def _winner(game_map: GameMap, centres: Mapping[str, str]) -> str | None:
