@@ -1,8 +1,10 @@
-"""The ``adjudicator`` command line.
+"""The ``adjudicator`` command line (documented in docs/cli.md).
 
 ``adjudicator adjudicate [--input FILE]`` reads one JSON case (standard
 input when no file is given) and prints one JSON result; a malformed case
-exits with status 2 and a message on standard error.  See docs/cli.md.
+exits with status 2 and a message on standard error.
+``adjudicator map check NAME`` reports a map's inconsistencies (exit 1 if
+any); ``adjudicator map show NAME [PROVINCE]`` lists its data.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from pathlib import Path
 from adjudicator import __version__
 from adjudicator.config import ConfigError, load_config
 from adjudicator.contract import CaseError, run_case
+from adjudicator.core.mapdata import MapError, check_map, load_map
+from adjudicator.maptext import describe_map, describe_province
 
 
 def _read(path: str | None, stdin: TextIO) -> str:
@@ -50,6 +54,45 @@ def command_adjudicate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, 
     return 0
 
 
+def command_map_check(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Check a map for consistency; 0 when it has no problem, 1 otherwise."""
+    try:
+        game_map = load_map(args.name)
+    except MapError as error:
+        print(f"{args.name}: cannot be loaded: {error}", file=stdout)
+        return 1
+    problems = check_map(game_map)
+    for problem in problems:
+        print(f"{args.name}: {problem}", file=stdout)
+    if problems:
+        print(f"{args.name}: {len(problems)} problem(s)", file=stdout)
+        return 1
+    print(
+        f"{args.name}: OK ({len(game_map.provinces)} provinces, {len(game_map.supply_centres)} supply centres, "
+        f"{len(game_map.powers)} powers)",
+        file=stdout,
+    )
+    return 0
+
+
+def command_map_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """List one province of a map, or the whole map; 2 when unknown."""
+    try:
+        game_map = load_map(args.name)
+    except MapError as error:
+        print(f"adjudicator map show: {error}", file=stderr)
+        return 2
+    if args.province is None:
+        print(describe_map(game_map), file=stdout)
+        return 0
+    key = game_map.lookup_place(args.province)
+    if key is None:
+        print(f"adjudicator map show: {args.name} has no province {args.province!r}", file=stderr)
+        return 2
+    print(describe_province(game_map, game_map.provinces[key]), file=stdout)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``adjudicator`` command."""
     parser = argparse.ArgumentParser(prog="adjudicator", description="A play-by-email judge for Diplomacy variants.")
@@ -59,6 +102,14 @@ def build_parser() -> argparse.ArgumentParser:
     adjudicate = commands.add_parser("adjudicate", help="resolve one phase given as a JSON case")
     adjudicate.add_argument("--input", "-i", metavar="FILE", help="the JSON case (default: standard input)")
     adjudicate.set_defaults(handler=command_adjudicate)
+    maps = commands.add_parser("map", help="check or list a map file").add_subparsers(dest="map_command", required=True)
+    check = maps.add_parser("check", help="report every inconsistency of maps/NAME.toml (exit 1 if any)")
+    check.add_argument("name", metavar="NAME")
+    check.set_defaults(handler=command_map_check)
+    show = maps.add_parser("show", help="list a province of maps/NAME.toml (or the whole map)")
+    show.add_argument("name", metavar="NAME")
+    show.add_argument("province", metavar="PROVINCE", nargs="?")
+    show.set_defaults(handler=command_map_show)
     return parser
 
 

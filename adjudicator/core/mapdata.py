@@ -75,15 +75,23 @@ class Power:
     aliases: tuple[str, ...]
     home_centres: tuple[str, ...]
     start_units: tuple[Unit, ...]
+    confession: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class River:
-    """A navigable river: provinces in downstream order with their bank."""
+    """A navigable river: provinces in downstream order with their bank, and
+    where it ends: a ``mouth`` province, or the river it ``joins``."""
 
     name: str
-    mouth: str
+    mouth: str | None
+    joins: str | None
     course: tuple[tuple[str, str], ...]
+
+    @property
+    def provinces(self) -> tuple[str, ...]:
+        """The provinces along the river, upstream first."""
+        return tuple(province for province, _ in self.course)
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,6 +106,7 @@ class GameMap:
     start_year: int
     victory_centres: int
     rules: str
+    expected_centres: int | None
     provinces: Mapping[str, Province]
     powers: Mapping[str, Power]
     coast_names: Mapping[str, str]
@@ -217,7 +226,7 @@ def _string_list(table: Mapping[str, Any], key: str, where: str) -> tuple[str, .
 
 
 _PROVINCE_KEYS = ("name", "name_de", "aliases", "terrain", "centre", "home", "army", "fleet", "coasts", "seat")
-_POWER_KEYS = ("name_de", "adjective", "aliases", "start_units")
+_POWER_KEYS = ("name_de", "adjective", "aliases", "start_units", "confession")
 
 
 def _load_province(key: str, table: Mapping[str, Any], where: str) -> dict[str, Any]:
@@ -277,7 +286,9 @@ def build_map(data: Mapping[str, Any], where: str = "map") -> GameMap:
     if data.get("format") != 1:
         raise MapError(f"{where}.format: expected 1")
     variant = _require(data, "variant", dict, where)
-    _strict_keys(variant, ("name", "title", "start_year", "victory_centres", "rules"), f"{where}.variant")
+    _strict_keys(
+        variant, ("name", "title", "start_year", "victory_centres", "rules", "supply_centres"), f"{where}.variant"
+    )
 
     raw_provinces = {
         key: _load_province(key, table, f"{where}.provinces.{key}")
@@ -311,7 +322,13 @@ def build_map(data: Mapping[str, Any], where: str = "map") -> GameMap:
         homes = tuple(sorted(k for k, p in raw_provinces.items() if p["home"] == name))
         units = tuple(_parse_unit(u, name, pw) for u in _string_list(table, "start_units", pw))
         powers[name] = Power(
-            name, table.get("name_de"), table.get("adjective"), _string_list(table, "aliases", pw), homes, units
+            name,
+            table.get("name_de"),
+            table.get("adjective"),
+            _string_list(table, "aliases", pw),
+            homes,
+            units,
+            table.get("confession"),
         )
         for alias in (name, table.get("name_de") or name, table.get("adjective") or name, *powers[name].aliases):
             power_index[normalise_name(alias)] = name
@@ -342,14 +359,23 @@ def build_map(data: Mapping[str, Any], where: str = "map") -> GameMap:
     rivers = []
     for index, table in enumerate(data.get("rivers", [])):
         rw = f"{where}.rivers[{index}]"
-        _strict_keys(table, ("name", "mouth", "course"), rw)
+        _strict_keys(table, ("name", "mouth", "joins", "course"), rw)
         course = tuple((str(p), str(b)) for p, b in _require(table, "course", list, rw))
         for province, bank in course:
             if province not in provinces:
                 raise MapError(f"{rw}.course: unknown province {province!r}")
             if bank not in BANKS:
                 raise MapError(f"{rw}.course: bank {bank!r} of {province} is not one of {', '.join(BANKS)}")
-        rivers.append(River(_require(table, "name", str, rw), _require(table, "mouth", str, rw), course))
+        mouth, joins = table.get("mouth"), table.get("joins")
+        if (mouth is None) == (joins is None):
+            raise MapError(f"{rw}: give exactly one of 'mouth' (a province) and 'joins' (a river)")
+        if mouth is not None and mouth not in provinces:
+            raise MapError(f"{rw}.mouth: unknown province {mouth!r}")
+        rivers.append(River(_require(table, "name", str, rw), mouth, joins, course))
+    river_names = {r.name for r in rivers}
+    for index, river in enumerate(rivers):
+        if river.joins is not None and river.joins not in river_names:
+            raise MapError(f"{where}.rivers[{index}].joins: unknown river {river.joins!r}")
 
     return GameMap(
         name=_require(variant, "name", str, f"{where}.variant"),
@@ -357,6 +383,7 @@ def build_map(data: Mapping[str, Any], where: str = "map") -> GameMap:
         start_year=_require(variant, "start_year", int, f"{where}.variant"),
         victory_centres=_require(variant, "victory_centres", int, f"{where}.variant"),
         rules=variant.get("rules", "standard"),
+        expected_centres=variant.get("supply_centres"),
         provinces=MappingProxyType(provinces),
         powers=MappingProxyType(powers),
         coast_names=MappingProxyType(coast_names),
@@ -403,13 +430,50 @@ def check_map(game_map: GameMap) -> list[str]:
                     problems.append(f"fleet adjacency {location} -> {target} is not listed back")
         if province.home is not None and not province.centre:
             problems.append(f"{key} is a home centre of {province.home} but not a supply centre")
+    standing: dict[str, str] = {}
     for power in game_map.powers.values():
         if not power.home_centres:
             problems.append(f"{power.name} has no home centre")
         for unit in power.start_units:
             if not game_map.can_stand(unit.kind, unit.location):
                 problems.append(f"start unit {unit} of {power.name} cannot stand there")
+            elif unit.province not in power.home_centres:
+                problems.append(f"start unit {unit} of {power.name} is not on one of its home centres")
+            if unit.province in standing:
+                problems.append(f"start units of {standing[unit.province]} and {power.name} share {unit.province}")
+            standing[unit.province] = power.name
+    problems.extend(_river_problems(game_map))
     centres = len(game_map.supply_centres)
+    if game_map.expected_centres is not None and centres != game_map.expected_centres:
+        problems.append(f"{centres} supply centres, but the variant declares {game_map.expected_centres}")
     if not 0 < game_map.victory_centres <= centres:
         problems.append(f"victory threshold {game_map.victory_centres} is not within 1..{centres} centres")
     return problems
+
+
+def _river_problems(game_map: GameMap) -> list[str]:
+    """Rivers must run through fleet-navigable provinces that join up."""
+    problems = []
+    rivers = {r.name: r for r in game_map.rivers}
+    for river in game_map.rivers:
+        course = river.provinces
+        for province in course:
+            if not game_map.provinces[province].fleet:
+                problems.append(f"river {river.name}: {province} lies on the river but is not on a coast")
+        for upper, lower in zip(course, course[1:]):
+            if not _fleet_joins(game_map, upper, lower):
+                problems.append(f"river {river.name}: no fleet move from {upper} down to {lower}")
+        if river.mouth is not None and course and not _fleet_joins(game_map, course[-1], river.mouth):
+            problems.append(f"river {river.name}: no fleet move from {course[-1]} into its mouth {river.mouth}")
+        joined = rivers.get(river.joins or "")
+        if joined is not None and course and course[-1] not in joined.provinces:
+            problems.append(f"river {river.name}: its last province {course[-1]} is not on the {joined.name}")
+    return problems
+
+
+def _fleet_joins(game_map: GameMap, origin: str, destination: str) -> bool:
+    return any(
+        province_of(target) == destination
+        for location in game_map.fleet_locations(origin)
+        for target in game_map.fleet_targets(location)
+    )
