@@ -19,7 +19,7 @@ from pathlib import Path
 from adjudicator import __version__
 from adjudicator.config import ConfigError, load_config
 from adjudicator.contract import CaseError, run_case
-from adjudicator.core.mapdata import MapError, check_map, load_map
+from adjudicator.core.mapdata import GameMap, MapError, check_map, load_map, load_map_file
 from adjudicator.maptext import describe_map, describe_province
 
 
@@ -54,10 +54,17 @@ def command_adjudicate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, 
     return 0
 
 
+def _map(name: str) -> GameMap:
+    """A map by name (``maps/<name>.toml``) or by path to a ``.toml`` file."""
+    if name.endswith(".toml"):
+        return load_map_file(Path(name))
+    return load_map(name)
+
+
 def command_map_check(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Check a map for consistency; 0 when it has no problem, 1 otherwise."""
     try:
-        game_map = load_map(args.name)
+        game_map = _map(args.name)
     except MapError as error:
         print(f"{args.name}: cannot be loaded: {error}", file=stdout)
         return 1
@@ -78,7 +85,7 @@ def command_map_check(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, s
 def command_map_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """List one province of a map, or the whole map; 2 when unknown."""
     try:
-        game_map = load_map(args.name)
+        game_map = _map(args.name)
     except MapError as error:
         print(f"adjudicator map show: {error}", file=stderr)
         return 2
@@ -104,10 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
     adjudicate.set_defaults(handler=command_adjudicate)
     maps = commands.add_parser("map", help="check or list a map file").add_subparsers(dest="map_command", required=True)
     check = maps.add_parser("check", help="report every inconsistency of maps/NAME.toml (exit 1 if any)")
-    check.add_argument("name", metavar="NAME")
+    check.add_argument("name", metavar="NAME", help="a map name, or the path of a .toml map file")
     check.set_defaults(handler=command_map_check)
     show = maps.add_parser("show", help="list a province of maps/NAME.toml (or the whole map)")
-    show.add_argument("name", metavar="NAME")
+    show.add_argument("name", metavar="NAME", help="a map name, or the path of a .toml map file")
     show.add_argument("province", metavar="PROVINCE", nargs="?")
     show.set_defaults(handler=command_map_show)
     return parser

@@ -132,3 +132,91 @@ def test_name_folding() -> None:
     assert normalise_name("  St.  Petersburg ") == normalise_name("st petersburg") == "st petersburg"
     assert normalise_name("Mid-Atlantic") == normalise_name("mid atlantic")
     assert normalise_name("Böhmen") == normalise_name("Boehmen")
+
+
+# --- the checker catches each class of error (issue: map check) ------------
+
+
+def _problems(mutate: object) -> list[str]:
+    data = _minimal()
+    data["provinces"]["CCC"] = {"name": "Cland", "terrain": "coast", "army": ["BBB"], "fleet": ["SEA"]}
+    data["provinces"]["BBB"]["army"] = ["AAA", "CCC"]
+    data["provinces"]["SEA"]["fleet"] = ["AAA", "CCC"]
+    data["rivers"] = [{"name": "Fluss", "mouth": "SEA", "course": [["CCC", "left"], ["AAA", "right"]]}]
+    data["provinces"]["AAA"]["fleet"] = ["CCC", "SEA"]
+    data["provinces"]["CCC"]["fleet"] = ["AAA", "SEA"]
+    assert check_map(build_map(data)) == [], "the unbroken test map must be consistent"
+    mutate(data)  # type: ignore[operator]
+    return check_map(build_map(data))
+
+
+def test_checker_catches_asymmetric_army_adjacency() -> None:
+    assert _problems(lambda d: d["provinces"]["CCC"]["army"].remove("BBB")) == [
+        "army adjacency BBB -> CCC is not listed back"
+    ]
+
+
+def test_checker_catches_asymmetric_fleet_adjacency() -> None:
+    assert "fleet adjacency SEA -> CCC is not listed back" in _problems(
+        lambda d: d["provinces"]["CCC"].update(fleet=["AAA"])
+    )
+
+
+def test_checker_catches_a_coast_without_sea_or_river() -> None:
+    def cut(d: dict) -> None:
+        d["provinces"]["CCC"]["fleet"] = []
+        d["provinces"]["AAA"]["fleet"] = ["SEA"]
+        d["provinces"]["SEA"]["fleet"] = ["AAA"]
+        d["rivers"] = []
+
+    assert _problems(cut) == ["CCC is coast but has no fleet neighbours"]
+
+
+def test_checker_catches_a_river_province_not_on_a_coast() -> None:
+    def inland(d: dict) -> None:
+        d["rivers"][0]["course"].insert(0, ["BBB", "left"])
+
+    problems = _problems(inland)
+    assert "river Fluss: BBB lies on the river but is not on a coast" in problems
+    assert "river Fluss: no fleet move from BBB down to CCC" in problems
+
+
+def test_checker_catches_a_river_that_does_not_reach_its_mouth() -> None:
+    def elsewhere(d: dict) -> None:
+        d["provinces"]["LAKE"] = {"name": "Lake", "terrain": "sea", "fleet": []}
+        d["rivers"][0]["mouth"] = "LAKE"
+
+    assert "river Fluss: no fleet move from AAA into its mouth LAKE" in _problems(elsewhere)
+
+
+def test_checker_catches_a_missing_home_centre() -> None:
+    def homeless(d: dict) -> None:
+        d["powers"]["Blue"] = {"start_units": ["A CCC"]}
+
+    problems = _problems(homeless)
+    assert "Blue has no home centre" in problems
+    assert "start unit A CCC of Blue is not on one of its home centres" in problems
+
+
+def test_checker_catches_a_start_unit_on_wrong_terrain() -> None:
+    assert _problems(lambda d: d["powers"]["Red"].update(start_units=["F BBB"])) == [
+        "start unit F BBB of Red cannot stand there"
+    ]
+
+
+def test_checker_catches_an_unknown_province_in_a_start_position() -> None:
+    assert _problems(lambda d: d["powers"]["Red"].update(start_units=["A ZZZ"])) == [
+        "start unit A ZZZ of Red: unknown province ZZZ"
+    ]
+
+
+def test_checker_catches_a_wrong_supply_centre_count() -> None:
+    assert _problems(lambda d: d["variant"].update(supply_centres=2)) == [
+        "1 supply centres, but the variant declares 2"
+    ]
+
+
+def test_checker_catches_a_home_centre_that_is_no_centre() -> None:
+    assert "AAA is a home centre of Red but not a supply centre" in _problems(
+        lambda d: d["provinces"]["AAA"].update(centre=False)
+    )

@@ -435,7 +435,9 @@ def check_map(game_map: GameMap) -> list[str]:
         if not power.home_centres:
             problems.append(f"{power.name} has no home centre")
         for unit in power.start_units:
-            if not game_map.can_stand(unit.kind, unit.location):
+            if unit.province not in game_map.provinces:
+                problems.append(f"start unit {unit} of {power.name}: unknown province {unit.province}")
+            elif not game_map.can_stand(unit.kind, unit.location):
                 problems.append(f"start unit {unit} of {power.name} cannot stand there")
             elif unit.province not in power.home_centres:
                 problems.append(f"start unit {unit} of {power.name} is not on one of its home centres")
