@@ -17,7 +17,7 @@ from adjudicator.core.engine import PhaseResult, adjudicate
 from adjudicator.core.mapdata import GameMap, MapError, load_map
 from adjudicator.core.model import DislodgedUnit, Phase, PhaseKind, Position, Unit, UnitType
 from adjudicator.core.movement import retreat_options
-from adjudicator.core.rules import rules_for
+from adjudicator.variants import rules_for
 
 
 class CaseError(ValueError):
@@ -105,6 +105,9 @@ def case_from_json(data: Any) -> Case:
         phase = Phase.parse(data["phase"]) if isinstance(data["phase"], str) else Phase.parse(repr(data["phase"]))
     except ValueError as error:
         raise CaseError(f"phase: {error}") from None
+    problem = rules_for(game_map).phase_problem(phase)
+    if problem is not None:
+        raise CaseError(f"phase: {problem}")
 
     units: list[Unit] = []
     taken: dict[str, Unit] = {}

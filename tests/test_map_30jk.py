@@ -128,7 +128,7 @@ def test_seats_for_drawing(jk: GameMap) -> None:
 def test_start_position_holds_unchanged_through_adjudicate(jk: GameMap) -> None:
     units = {name: [str(u) for u in power.start_units] for name, power in jk.powers.items()}
     orders = {name: [f"{u} H" for u in listed] for name, listed in units.items()}
-    output = run_case({"variant": "30jk", "phase": "S1618M", "units": units, "orders": orders})
+    output = run_case({"variant": "30jk", "phase": "1618M", "units": units, "orders": orders})
     assert output["units"] == units
     assert all(o["result"] == "succeeds" for o in output["orders"])
     assert output["dislodged"] == {} and output["standoffs"] == []

@@ -21,7 +21,8 @@ from adjudicator.core.notation import ParsedLine
 from adjudicator.core.orders import Hold, Order
 from adjudicator.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport, parse_power_orders
 from adjudicator.core.retreats import resolve_retreats
-from adjudicator.core.rules import Rules, rules_for
+from adjudicator.core.rules import Rules
+from adjudicator.variants import rules_for
 
 
 @dataclass(frozen=True)

@@ -61,12 +61,14 @@ class PhaseKind(Enum):
     ADJUSTMENT = "A"
 
 
-_PHASE_RE = re.compile(r"^([SFW])(\d{3,4})([MRA])$")
+_PHASE_RE = re.compile(r"^([SFW]?)(\d{3,4})([MRA])$")
 
 
 @dataclass(frozen=True, slots=True)
 class Phase:
-    """A phase name such as ``S1901M``: season letter, year, kind letter."""
+    """A phase name: season letter (``S``, ``F``, ``W``; empty in variants
+    with one turn a year), year, kind letter: ``S1901M``, ``W1901A``,
+    ``1618M``."""
 
     year: int
     season: str
@@ -74,15 +76,16 @@ class Phase:
 
     @classmethod
     def parse(cls, text: str) -> "Phase":
-        """Parse ``S1901M``/``F1901R``/``W1901A`` (case-insensitive).
+        """Parse ``S1901M``/``F1901R``/``W1901A``/``1618M`` (case-insensitive).
 
         Raises ``ValueError`` with the offending text when it is not a phase.
+        Whether the phase fits a variant's calendar is the rules' business.
         """
         match = _PHASE_RE.match(text.strip().upper())
         if not match:
-            raise ValueError(f"not a phase name: {text!r} (expected e.g. S1901M, F1901R, W1901A)")
+            raise ValueError(f"not a phase name: {text!r} (expected e.g. S1901M, F1901R, W1901A or 1618M)")
         season, year, kind = match.groups()
-        if (season == "W") != (kind == "A"):
+        if season and (season == "W") != (kind == "A"):
             raise ValueError(f"not a phase name: {text!r} (adjustments are W<year>A, moves and retreats S/F)")
         return cls(int(year), season, PhaseKind(kind))
 

@@ -1,9 +1,9 @@
 """Rules hooks: the small, named differences between variants.
 
 A variant is a map file plus one ``Rules`` object chosen by the map's
-``variant.rules`` key.  The resolver is shared; a variant overrides only
-the hooks below (which provinces can hold a convoying fleet, the phase
-calendar, when supply centres change hands).
+``variant.rules`` key (see ``adjudicator.variants``).  The resolver is
+shared; a variant overrides only the hooks below (which provinces can hold
+a convoying fleet, the phase calendar, when supply centres change hands).
 """
 
 from __future__ import annotations
@@ -45,6 +45,12 @@ class Rules:
         """The adjustment phase that ends the year of ``phase``."""
         return Phase(phase.year, "W", PhaseKind.ADJUSTMENT)
 
+    def phase_problem(self, phase: Phase) -> str | None:
+        """Why ``phase`` is not a phase of this calendar (``None`` if it is)."""
+        if not phase.season:
+            return f"{phase} has no season; standard phases are S<year>M, F<year>M, S/F<year>R, W<year>A"
+        return None
+
     def counts_centres_after(self, phase: Phase) -> bool:
         """True when supply centres change owner at the end of ``phase``'s turn
         (standard: after the fall turn, retreats included)."""
@@ -52,18 +58,3 @@ class Rules:
 
 
 STANDARD = Rules()
-
-_REGISTRY: dict[str, Rules] = {"standard": STANDARD}
-
-
-def rules_for(game_map: GameMap) -> Rules:
-    """The rules hooks a map names (``KeyError`` naming the unknown rules)."""
-    try:
-        return _REGISTRY[game_map.rules]
-    except KeyError:
-        raise KeyError(f"map {game_map.name!r} names unknown rules {game_map.rules!r}") from None
-
-
-def register_rules(rules: Rules) -> None:
-    """Make a variant's rules available under ``rules.name``."""
-    _REGISTRY[rules.name] = rules
