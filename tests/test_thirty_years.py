@@ -57,3 +57,32 @@ def test_r26_solo_victory_only_at_the_end_of_an_odd_year() -> None:
     odd = play("1621M", {"Bayern": ["A FAns - RsNu"]}, units=units, centers={"Bayern": mine})
     assert odd["winner"] == "Bayern" and odd["next_phase"] is None
     assert len(odd["centers"]["Bayern"]) == 27
+
+
+def result(output: dict[str, Any], text: str) -> tuple[str, str]:
+    (entry,) = [o for o in output["orders"] if o["text"] == text]
+    return entry["result"], entry["reason"]
+
+
+def test_r27_a_fleet_on_a_river_convoys() -> None:
+    output = play("1618M", {"Rheinbistümer": ["F EbKo C A EbTr - HBer", "A EbTr - HBer"]})
+    assert result(output, "A EbTr - HBer") == ("succeeds", "")
+    assert result(output, "F EbKo C A EbTr - HBer") == ("succeeds", "")
+    assert "A HBer" in output["units"]["Rheinbistümer"]
+
+
+def test_r27_the_same_convoy_is_illegal_on_the_standard_map() -> None:
+    output = run_case(
+        {"phase": "S1901M", "units": {"Germany": ["F KIE", "A HOL"]}, "orders": {"Germany": ["F Kie C A Hol - Ber"]}}
+    )
+    assert output["orders"][0]["result"] == "invalid"
+
+
+def test_r27_a_convoy_goes_only_where_the_fleet_could_move_itself() -> None:
+    # F Tor reaches Grh, Lei, Mei, Wit along the Elbe; Anh lies one more step
+    # downstream, which the fleet could reach only with a double move.
+    assert "Anh" not in {t for t in JK.fleet_targets("Tor")}
+    output = play("1618M", {"Sachsen": ["F Tor C A Lei - Anh", "A Lei - Anh"]})
+    assert result(output, "F Tor C A Lei - Anh")[0] == "invalid"
+    output = play("1618M", {"Sachsen": ["F Tor C A Mei - Wit", "A Mei - Wit"]})
+    assert result(output, "A Mei - Wit") == ("succeeds", "")

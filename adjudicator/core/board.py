@@ -8,7 +8,7 @@ and which convoy routes could exist through fleet-occupied waters.
 from __future__ import annotations
 
 from functools import cache
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable
 
 from adjudicator.core.mapdata import GameMap
 from adjudicator.core.model import Unit, UnitType, province_of
@@ -45,6 +45,12 @@ class Board:
             for prov, unit in self.unit_at.items()
             if unit.kind is UnitType.FLEET and rules.can_convoy_from(game_map.provinces[prov])
         )
+        # Where each convoying fleet reaches from the coast it stands on: a
+        # convoy goes only where that fleet could move (30JK section 6).
+        self.fleet_reach: dict[str, frozenset[str]] = {
+            prov: frozenset(province_of(t) for t in game_map.fleet_targets(self.unit_at[prov].location))
+            for prov in self.convoy_fleets
+        }
 
     def is_coastal(self, province: str) -> bool:
         """True for a land province that touches water (an army there may be convoyed)."""
@@ -57,7 +63,7 @@ class Board:
         if not (self.is_coastal(origin) and self.is_coastal(destination)):
             return False
         fleets = self.convoy_fleets - {excluded} if excluded else self.convoy_fleets
-        return route_exists(origin, destination, fleets.__contains__, self.sea_neighbours)
+        return route_exists(origin, destination, fleets.__contains__, self)
 
     def necessary_fleets(self, origin: str, destination: str) -> frozenset[str]:
         """Fleet provinces that lie on some convoy route from ``origin`` to
@@ -65,27 +71,26 @@ class Board:
         chain): the fleets whose convoy order can matter (DATC 6.G.19)."""
         if not (self.is_coastal(origin) and self.is_coastal(destination)):
             return frozenset()
-        seas = self.sea_neighbours
+        reach = self.fleet_reach
         found: set[str] = set()
         path: list[str] = []
 
-        def extend(last: str | None) -> None:
-            candidates = seas[origin] if last is None else seas[last]
+        def extend(candidates: frozenset[str]) -> None:
             for fleet in candidates:
                 if fleet not in self.convoy_fleets or fleet in path:
                     continue
-                if path and origin in seas[fleet]:
-                    continue  # origin could skip straight to this fleet
-                if any(fleet in seas[earlier] for earlier in path[:-1]):
-                    continue  # an earlier fleet could skip to this one
+                if path and fleet in self.sea_neighbours[origin]:
+                    continue  # the army could board this fleet directly
+                if any(fleet in reach[earlier] for earlier in path[:-1]):
+                    continue  # an earlier fleet could pass the army straight on
                 path.append(fleet)
-                if destination in seas[fleet]:
+                if destination in reach[fleet]:
                     found.update(path)
                 else:
-                    extend(fleet)
+                    extend(reach[fleet])
                 path.pop()
 
-        extend(None)
+        extend(self.sea_neighbours[origin])
         return frozenset(found)
 
     def distance_to(self, start: str, targets: frozenset[str]) -> int | None:
@@ -109,25 +114,25 @@ class Board:
         return None
 
 
-def route_exists(
-    origin: str, destination: str, usable: Callable[[str], bool], seas: Mapping[str, frozenset[str]]
-) -> bool:
-    """True when a chain of usable fleets (provinces for which ``usable`` is
-    true, asked once each, nearest first) joins ``origin`` to ``destination``."""
+def route_exists(origin: str, destination: str, usable: Callable[[str], bool], board: Board) -> bool:
+    """True when a chain of usable convoying fleets (provinces for which
+    ``usable`` is true, asked once each) joins ``origin`` to ``destination``:
+    the army boards a fleet next to its province, each fleet passes it to
+    one it reaches, and the last fleet reaches the destination."""
     seen: set[str] = set()
     frontier: list[str] = []
 
     def visit(neighbours: frozenset[str]) -> None:
         for fleet in neighbours:
-            if fleet not in seen:
+            if fleet not in seen and fleet in board.fleet_reach:
                 seen.add(fleet)
                 if usable(fleet):
                     frontier.append(fleet)
 
-    visit(seas[origin])
+    visit(board.sea_neighbours[origin])
     while frontier:
         fleet = frontier.pop()
-        if destination in seas[fleet]:
+        if destination in board.fleet_reach[fleet]:
             return True
-        visit(seas[fleet])
+        visit(board.fleet_reach[fleet])
     return False

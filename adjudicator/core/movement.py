@@ -222,9 +222,7 @@ class _Resolver:
             return True
         fleets = self.convoys_for[key]
         destination = province_of(self.orders[key].destination)  # type: ignore[union-attr]
-        return route_exists(
-            key, destination, lambda fleet: fleet in fleets and self.resolve(fleet), self.board.sea_neighbours
-        )
+        return route_exists(key, destination, lambda fleet: fleet in fleets and self.resolve(fleet), self.board)
 
     def _given(self, supporters: list[str], excluded_power: str | None = None) -> int:
         return sum(

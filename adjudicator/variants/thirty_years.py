@@ -2,14 +2,15 @@
 
 One movement turn a year from 1618 (section 3), adjustments and the
 change of supply-centre owners at the end of every odd year (rulings
-R25, R26), solo victory checked then (section 10).
+R25, R26), solo victory checked then (section 10); fleets on coasts and
+river banks convoy (section 6, R27).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.core.mapdata import GameMap
+from adjudicator.core.mapdata import GameMap, Province
 from adjudicator.core.model import Phase, PhaseKind
 from adjudicator.core.rules import Rules
 
@@ -19,6 +20,10 @@ class ThirtyYearsRules(Rules):
     """The 30JK calendar on top of the standard rules."""
 
     name: str = "30jk"
+
+    def can_convoy_from(self, province: Province) -> bool:
+        """Fleets on coasts and river banks convoy too (section 6, ruling R27)."""
+        return province.terrain != "land"
 
     def first_phase(self, game_map: GameMap) -> Phase:
         """``<start year>M``: 1618M."""
