@@ -20,6 +20,7 @@ from adjudicator.core.orders import (
     Retreat,
     SupportHold,
     SupportMove,
+    Transform,
     Waive,
 )
 
@@ -144,6 +145,7 @@ def _orders() -> st.SearchStrategy:
         st.builds(Disband, _kinds, _locations),
         st.builds(Build, _kinds, _locations),
         st.builds(Remove, _kinds, _locations),
+        st.builds(Transform, _kinds, _locations, st.sampled_from([A, F]), st.sampled_from([None, "NC", "SC", "EC"])),
         st.just(Waive()),
     )
 

@@ -86,3 +86,60 @@ def test_r27_a_convoy_goes_only_where_the_fleet_could_move_itself() -> None:
     assert result(output, "F Tor C A Lei - Anh")[0] == "invalid"
     output = play("1618M", {"Sachsen": ["F Tor C A Mei - Wit", "A Mei - Wit"]})
     assert result(output, "A Mei - Wit") == ("succeeds", "")
+
+
+def test_r28_army_becomes_fleet_on_the_named_coast() -> None:
+    output = play("1618M", {"Schweden": ["A Ros T F", "A Ber H"]}, units={"Schweden": ["A Ros", "A Ber"]})
+    assert result(output, "A Ros T F") == ("succeeds", "")
+    assert output["units"]["Schweden"] == ["F Ros", "A Ber"]
+    output = play("1618M", {"Schweden": ["A Sin T F(nc)"]}, units={"Schweden": ["A Sin"]})
+    (entry,) = output["orders"]
+    assert entry["order"] == "A Sin T F/NC" and entry["result"] == "succeeds"
+    assert output["units"]["Schweden"] == ["F Sin/NC"]
+
+
+def test_r28_two_coasts_need_the_coast() -> None:
+    output = play("1618M", {"Schweden": ["A Sin T F"]}, units={"Schweden": ["A Sin"]})
+    assert result(output, "A Sin T F") == ("invalid", "the coast must be given: Sin/NC or Sin/SC")
+    assert output["units"]["Schweden"] == ["A Sin"]
+
+
+def test_r28_fleet_changes_coast_in_a_two_coast_province() -> None:
+    output = play("1618M", {"Schweden": ["F Sin/NC T F/SC"]}, units={"Schweden": ["F Sin/NC"]})
+    assert result(output, "F Sin/NC T F/SC") == ("succeeds", "")
+    assert output["units"]["Schweden"] == ["F Sin/SC"]
+
+
+def test_r28_fleet_becomes_army() -> None:
+    output = play("1618M", {"Österreich": ["F Lin transformiert A"]})
+    assert result(output, "F Lin transformiert A") == ("succeeds", "")
+    assert "A Lin" in output["units"]["Österreich"]
+
+
+def test_r28_only_where_the_new_unit_could_stand() -> None:
+    output = play("1618M", {"Bayern": ["A BFre T F"]})
+    assert result(output, "A BFre T F") == ("invalid", "a fleet cannot stand in BFre, it is inland")
+    output = play("1618M", {"Bayern": ["A Aug T A"]})
+    assert result(output, "A Aug T A") == ("invalid", "A Aug is already an army")
+
+
+def test_r28_a_transforming_unit_holds_and_can_be_supported() -> None:
+    units = {"Österreich": ["F Lin", "A Mvi"], "Bayern": ["A Pas", "A Bgh"]}
+    orders = {"Österreich": ["F Lin T A", "A Mvi S F Lin"], "Bayern": ["A Pas - Lin", "A Bgh S A Pas - Lin"]}
+    output = play("1618M", orders, units=units)
+    assert result(output, "A Pas - Lin")[0] == "fails"
+    assert result(output, "A Mvi S F Lin") == ("succeeds", "")
+    assert output["units"]["Österreich"] == ["A Lin", "A Mvi"]
+
+
+def test_r28_a_dislodged_unit_does_not_transform() -> None:
+    units = {"Österreich": ["F Lin"], "Bayern": ["A Pas", "A Bgh"]}
+    orders = {"Österreich": ["F Lin T A"], "Bayern": ["A Pas - Lin", "A Bgh S A Pas - Lin"]}
+    output = play("1618M", orders, units=units)
+    assert result(output, "F Lin T A") == ("fails", "dislodged, so it does not transform")
+    assert output["dislodged"]["Österreich"][0]["unit"] == "F Lin"
+
+
+def test_r28_no_transforms_in_the_standard_game() -> None:
+    output = run_case({"phase": "S1901M", "orders": {"England": ["F Lon T A"]}})
+    assert result(output, "F Lon T A") == ("invalid", "units cannot transform in this variant")

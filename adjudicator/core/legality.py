@@ -24,6 +24,7 @@ from adjudicator.core.orders import (
     Retreat,
     SupportHold,
     SupportMove,
+    Transform,
     Waive,
 )
 
@@ -160,12 +161,40 @@ def _check_convoy(board: Board, unit: Unit, order: Convoy) -> Convoy:
     return Convoy(unit.kind, unit.location, target.kind, target.location, destination)
 
 
+def _check_transform(board: Board, unit: Unit, order: Transform) -> Transform:
+    if not board.rules.transforms:
+        raise Illegal("units cannot transform in this variant")
+    game_map = board.game_map
+    if order.into is UnitType.ARMY:
+        if unit.kind is UnitType.ARMY:
+            raise Illegal(f"{unit} is already an army")
+        if game_map.provinces[unit.province].terrain == "sea":
+            raise Illegal(f"an army cannot stand in {unit.province}, it is sea")
+        return Transform(unit.kind, unit.location, UnitType.ARMY)
+    locations = game_map.fleet_locations(unit.province)
+    if not locations:
+        raise Illegal(f"a fleet cannot stand in {unit.province}, it is inland")
+    if len(locations) == 1:
+        target = locations[0]
+    elif order.coast is None:
+        raise Illegal(f"the coast must be given: {' or '.join(locations)}")
+    elif f"{unit.province}/{order.coast}" not in locations:
+        raise Illegal(f"{unit.province} has no coast {order.coast}: {' or '.join(locations)}")
+    else:
+        target = f"{unit.province}/{order.coast}"
+    if unit.kind is UnitType.FLEET and unit.location == target:
+        raise Illegal(f"{unit} is already a fleet there")
+    return Transform(unit.kind, unit.location, UnitType.FLEET, coast_of(target))
+
+
 def check_movement_order(board: Board, power: str, order: Order) -> Order:
     """Normalise a movement-phase order of ``power`` to the board, or raise
     ``Illegal`` with the reason (the unit then holds)."""
-    if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
+    if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy, Transform)):
         raise Illegal(f"'{order}' is not an order for a movement phase")
     unit = find_own_unit(board, power, order.location)
+    if isinstance(order, Transform):
+        return _check_transform(board, unit, order)
     if isinstance(order, Hold):
         return Hold(unit.kind, unit.location)
     if isinstance(order, Move):
@@ -205,6 +234,8 @@ def tidy_order(order: Order, unit_at: Mapping[str, Unit]) -> Order:
         return Move(kind, location, _for_kind(kind, order.destination), order.via_convoy, order.waypoints)
     if isinstance(order, Retreat):
         return Retreat(kind, location, _for_kind(kind, order.destination))
+    if isinstance(order, Transform):
+        return Transform(kind, location, order.into, order.coast)
     target_kind, target = _tidy_unit(order.target_unit, order.target, unit_at)
     if isinstance(order, SupportHold):
         return SupportHold(kind, location, target_kind, target)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from adjudicator.core.board import Board, route_exists
 from adjudicator.core.model import Location, Unit, UnitType, province_of
-from adjudicator.core.orders import Convoy, Move, Order, SupportHold, SupportMove
+from adjudicator.core.orders import Convoy, Move, Order, SupportHold, SupportMove, Transform
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,6 +314,9 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
         elif province in dislodger:
             attacker = dislodger[province]
             dislodged.append((unit, attacker, attacker in resolver.convoyed))
+        elif isinstance(order, Transform):
+            location = unit.province if order.coast is None else f"{unit.province}/{order.coast}"
+            units.append(Unit(unit.power, order.into, location))
         else:
             units.append(unit)
 
@@ -354,6 +357,8 @@ def _outcome(
         if province_of(order.target) not in moved:
             return UnitOutcome(False, "the convoyed army did not arrive", None)
         return UnitOutcome(True, "", None)
+    if isinstance(order, Transform) and dislodged_by:
+        return UnitOutcome(False, "dislodged, so it does not transform", dislodged_by)
     return UnitOutcome(dislodged_by is None, "dislodged" if dislodged_by else "", dislodged_by)
 
 

@@ -30,6 +30,7 @@ from adjudicator.core.orders import (
     Retreat,
     SupportHold,
     SupportMove,
+    Transform,
     Waive,
 )
 from adjudicator.resources import grammar_path
@@ -69,6 +70,7 @@ _TERMINAL_WORDS = {
     "BUILD": "'BUILD'",
     "REMOVE": "'REMOVE'",
     "WAIVE": "'WAIVE'",
+    "_TRANSFORM": "'T'",
     "UNIT_TYPE": "'A' or 'F'",
     "NAME": "a province",
     "SLASH": "'/'",
@@ -188,6 +190,11 @@ class _OrderBuilder(Transformer[Token, Order]):
 
     def waive(self, _children: list[Any]) -> Waive:
         return Waive()
+
+    def transform_order(self, children: list[Any]) -> Transform:
+        unit, kind = children[0], _UNIT_TYPES[children[1].lower()]
+        coast = children[2][1] if len(children) > 2 else None
+        return Transform(unit.kind, unit.location, kind, coast)
 
 
 @cache

@@ -135,6 +135,22 @@ class Remove(_UnitAt):
 
 
 @dataclass(frozen=True, slots=True)
+class Transform:
+    """``A SIN T F/NC``, ``F LIN T A``: the unit becomes the other kind (or a
+    fleet moves to the other coast of its province) and counts as holding
+    (30JK section 7).  ``coast`` is the coast of the new fleet, if named."""
+
+    unit: UnitType | None
+    location: Location
+    into: UnitType
+    coast: str | None = None
+
+    def __str__(self) -> str:
+        into = self.into.value if self.coast is None else f"{self.into.value}/{self.coast}"
+        return f"{_unit_text(self.unit, self.location)} T {into}"
+
+
+@dataclass(frozen=True, slots=True)
 class Waive:
     """``WAIVE``: one build left unused on purpose."""
 
@@ -142,4 +158,4 @@ class Waive:
         return "WAIVE"
 
 
-Order = Union[Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Remove, Waive]
+Order = Union[Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Remove, Transform, Waive]

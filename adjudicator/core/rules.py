@@ -19,6 +19,7 @@ class Rules:
     """The standard (Calhamer, 2023 rulebook) hooks."""
 
     name: str = "standard"
+    transforms: bool = False  # may units change kind with a T order (30JK section 7)?
 
     def can_convoy_from(self, province: Province) -> bool:
         """True when a fleet in ``province`` may convoy (standard: seas only)."""

@@ -20,6 +20,7 @@ class ThirtyYearsRules(Rules):
     """The 30JK calendar on top of the standard rules."""
 
     name: str = "30jk"
+    transforms: bool = True
 
     def can_convoy_from(self, province: Province) -> bool:
         """Fleets on coasts and river banks convoy too (section 6, ruling R27)."""
