@@ -7,6 +7,11 @@ recursion meets itself the guess algorithm of DATC 5.F tries both answers.
 A cycle with one consistent answer takes it; a cycle with none or two is
 a circular movement (all its moves succeed) or, if a convoy is part of it,
 a convoy paradox settled by the Szykman rule (its convoys fail).
+
+A fleet's double move along a river (30JK, ``F xxx - yyy - zzz``) is two
+move decisions: the first leg from its province, the second from the
+middle province, whose "path" is the success of the first leg (rulings
+R29, R30).
 """
 
 from __future__ import annotations
@@ -40,11 +45,33 @@ class MovementOutcome:
     standoffs: frozenset[str]
 
 
+SECOND_LEG = ">2"
+
+
+def second_leg(province: str) -> str:
+    """The decision key of the second leg of a double move from ``province``."""
+    return province + SECOND_LEG
+
+
 class _Resolver:
     def __init__(self, board: Board, orders: dict[str, Order]) -> None:
         self.board = board
-        self.orders = orders
         self.unit_at = board.unit_at
+        self.orders: dict[str, Order] = {}
+        self.owner: dict[str, Unit] = {}  # decision key -> the unit deciding
+        self.origin: dict[str, str] = {}  # decision key -> province the move starts from
+        self.first_leg: dict[str, str] = {}  # second-leg key -> first-leg key
+        for province, order in orders.items():
+            unit = board.unit_at[province]
+            if isinstance(order, Move) and order.waypoints and unit.kind is UnitType.FLEET:
+                middle = order.waypoints[0]
+                leg = second_leg(province)
+                self.orders[province] = Move(order.unit, order.location, middle)
+                self.orders[leg] = Move(order.unit, middle, order.destination)
+                self.owner[leg], self.origin[leg], self.first_leg[leg] = unit, province_of(middle), province
+            else:
+                self.orders[province] = order
+            self.owner[province], self.origin[province] = unit, province
         self.moves_to: dict[str, list[str]] = {}
         self.hold_supports: dict[str, list[str]] = {}
         self.move_supports: dict[str, list[str]] = {}
@@ -69,7 +96,7 @@ class _Resolver:
                 continue
             destination = province_of(order.destination)
             self.moves_to.setdefault(destination, []).append(province)
-            if unit_at[province].kind is not UnitType.ARMY:
+            if self.owner[province].kind is not UnitType.ARMY:
                 continue
             fleets = {
                 f for f, c in convoy_orders.items() if province_of(c.target) == province and c.destination == destination
@@ -89,6 +116,9 @@ class _Resolver:
             elif isinstance(order, SupportMove):
                 target = province_of(order.target)
                 move = orders.get(target)
+                leg = second_leg(target)
+                if leg in orders and province_of(orders[leg].destination) == province_of(order.destination):  # type: ignore[union-attr]
+                    target, move = leg, orders[leg]
                 if not isinstance(move, Move) or province_of(move.destination) != province_of(order.destination):
                     self.unmatched[province] = "the supported unit does not make that move"
                 elif order.destination != province_of(order.destination) and order.destination != move.destination:
@@ -104,9 +134,10 @@ class _Resolver:
             self.resolved.add(province)
 
     def head_to_head(self, province: str) -> str | None:
-        """The province of the unit that ``province``'s move meets head to head."""
+        """The province of the unit that ``province``'s move meets head to head
+        (never the second leg of a double move, ruling R30)."""
         order = self.orders[province]
-        if not isinstance(order, Move) or province in self.convoyed:
+        if not isinstance(order, Move) or province in self.convoyed or province in self.first_leg:
             return None
         destination = province_of(order.destination)
         other = self.orders.get(destination)
@@ -206,9 +237,9 @@ class _Resolver:
         power = self.unit_at[key].power
         exempt = province_of(order.destination) if isinstance(order, SupportMove) else None
         for attacker in self.moves_to.get(key, ()):
-            if self.unit_at[attacker].power == power:
+            if self.owner[attacker].power == power:
                 continue
-            if attacker == exempt:
+            if self.origin[attacker] == exempt:
                 if self.resolve(attacker):
                     return False
             elif self.path(attacker):
@@ -217,7 +248,10 @@ class _Resolver:
 
     def path(self, key: str) -> bool:
         """A move by land always has its path; a convoyed one needs a chain
-        of fleets with matching, successful convoy orders."""
+        of fleets with matching, successful convoy orders; the second leg of
+        a double move needs the first leg to succeed."""
+        if key in self.first_leg:
+            return self.resolve(self.first_leg[key])
         if key not in self.convoyed:
             return True
         fleets = self.convoys_for[key]
@@ -242,7 +276,7 @@ class _Resolver:
         leaving = self.orders[destination]
         if isinstance(leaving, Move) and self.head_to_head(key) is None and self.resolve(destination):
             return 1 + self._given(supporters)
-        if defender.power == self.unit_at[key].power:
+        if defender.power == self.owner[key].power:
             return 0
         return 1 + self._given(supporters, excluded_power=defender.power)
 
@@ -288,13 +322,20 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
     convoyed) and the standoff provinces.
     """
     resolver = _Resolver(board, orders)
-    for key, order in orders.items():
+    for key, order in resolver.orders.items():
         if isinstance(order, (Move, SupportHold, SupportMove, Convoy)):
             resolver.resolve(key)
-    moved = {k for k, o in orders.items() if isinstance(o, Move) and resolver.resolution[k]}
+    final: dict[str, Location] = {}
+    for province in board.unit_at:
+        leg = second_leg(province)
+        first = resolver.orders[province]
+        if leg in resolver.orders and resolver.resolution[leg]:
+            final[province] = resolver.orders[leg].destination  # type: ignore[union-attr]
+        elif isinstance(first, Move) and resolver.resolution[province]:
+            final[province] = first.destination
     dislodger: dict[str, str] = {}
     for province in board.unit_at:
-        if province in moved:
+        if province in final:
             continue
         for attacker in resolver.moves_to.get(province, ()):
             if resolver.resolution[attacker]:
@@ -302,18 +343,18 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
 
     outcomes: dict[str, UnitOutcome] = {}
     for province, order in orders.items():
-        outcomes[province] = _outcome(resolver, province, order, dislodger.get(province), moved)
+        dislodged_by = resolver.origin[dislodger[province]] if province in dislodger else None
+        outcomes[province] = _outcome(resolver, province, order, dislodged_by, final)
 
     units: list[Unit] = []
     dislodged: list[tuple[Unit, str, bool]] = []
     for province, unit in board.unit_at.items():
         order = orders[province]
-        if province in moved:
-            assert isinstance(order, Move)
-            units.append(Unit(unit.power, unit.kind, order.destination))
+        if province in final:
+            units.append(Unit(unit.power, unit.kind, final[province]))
         elif province in dislodger:
             attacker = dislodger[province]
-            dislodged.append((unit, attacker, attacker in resolver.convoyed))
+            dislodged.append((unit, resolver.origin[attacker], attacker in resolver.convoyed))
         elif isinstance(order, Transform):
             location = unit.province if order.coast is None else f"{unit.province}/{order.coast}"
             units.append(Unit(unit.power, order.into, location))
@@ -322,29 +363,43 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
 
     occupied = {u.province for u in units}
     standoffs = set()
-    for province, order in orders.items():
-        if not isinstance(order, Move) or province in moved or not resolver.path(province):
+    for key, order in resolver.orders.items():
+        if not isinstance(order, Move) or resolver.resolution[key] or not resolver.path(key):
             continue
         destination = province_of(order.destination)
-        lost_head_to_head = dislodger.get(province) == destination and resolver.head_to_head(province) == destination
+        lost_head_to_head = (
+            key in dislodger
+            and resolver.origin[dislodger[key]] == destination
+            and resolver.head_to_head(key) == destination
+        )
         if destination not in occupied and not lost_head_to_head:
             standoffs.add(destination)
     return MovementOutcome(outcomes, tuple(units), tuple(dislodged), frozenset(standoffs))
 
 
+def _move_failure(resolver: _Resolver, key: str, order: Move) -> str:
+    if not resolver.path(key):
+        if key in resolver.first_leg:
+            return "the first leg failed"
+        return "no convoy" if not resolver.convoys_for.get(key) else "convoy disrupted"
+    if resolver.attack_strength(key, order) == 0:
+        return "cannot dislodge a unit of its own power"
+    return "bounced"
+
+
 def _outcome(
-    resolver: _Resolver, province: str, order: Order, dislodged_by: str | None, moved: set[str]
+    resolver: _Resolver, province: str, order: Order, dislodged_by: str | None, final: dict[str, Location]
 ) -> UnitOutcome:
     if isinstance(order, Move):
-        if province in moved:
+        if final.get(province) == order.destination:
             return UnitOutcome(True, "", None)
-        if not resolver.path(province):
-            reason = "no convoy" if not resolver.convoys_for.get(province) else "convoy disrupted"
-        elif resolver.attack_strength(province, order) == 0:
-            reason = "cannot dislodge a unit of its own power"
-        else:
-            reason = "bounced"
-        return UnitOutcome(False, reason, dislodged_by)
+        first = resolver.orders[province]
+        assert isinstance(first, Move)
+        if province in final:  # a double move that stopped halfway
+            leg = second_leg(province)
+            reason = _move_failure(resolver, leg, resolver.orders[leg])  # type: ignore[arg-type]
+            return UnitOutcome(False, f"stopped in {final[province]}: second leg {reason}", None)
+        return UnitOutcome(False, _move_failure(resolver, province, first), dislodged_by)
     if province in resolver.unmatched:
         return UnitOutcome(False, resolver.unmatched[province], dislodged_by)
     if isinstance(order, (SupportHold, SupportMove)):
@@ -354,7 +409,7 @@ def _outcome(
     if isinstance(order, Convoy):
         if dislodged_by or not resolver.resolution[province]:
             return UnitOutcome(False, "dislodged" if dislodged_by else "convoy paradox (Szykman rule)", dislodged_by)
-        if province_of(order.target) not in moved:
+        if province_of(order.target) not in final:
             return UnitOutcome(False, "the convoyed army did not arrive", None)
         return UnitOutcome(True, "", None)
     if isinstance(order, Transform) and dislodged_by:
