@@ -143,3 +143,119 @@ def test_r28_a_dislodged_unit_does_not_transform() -> None:
 def test_r28_no_transforms_in_the_standard_game() -> None:
     output = run_case({"phase": "S1901M", "orders": {"England": ["F Lon T A"]}})
     assert result(output, "F Lon T A") == ("invalid", "units cannot transform in this variant")
+
+
+# --- River double moves (sections 4-5) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "order, canonical",
+    [
+        ("F Tor - Wit - Anh", "F Tor - Wit - Anh"),  # Elbe, downstream
+        ("F RsFr - SGNa - EbTr", "F RsFr - SGNa - EbTr"),  # Main into the Rhein where the Main ends
+        ("F HJul - NHBb - Utr", "F HJul - NHBb - Utr/SC"),  # Maas into the Rhein at NHBb
+        ("F Blut - HJul - NHBb", "F Blut - HJul - NHBb"),  # through Lüttich, down the Maas
+        ("F Ham - EbBr - ElbM", "F Ham - EbBr - ElbM"),  # ending in the Elbe's mouth
+    ],
+)
+def test_r29_legal_double_moves(order: str, canonical: str) -> None:
+    start = order.split()[1]
+    output = play("1618M", {"Sachsen": [order]}, units={"Sachsen": [f"F {start}"]})
+    (entry,) = output["orders"]
+    assert entry["valid"], entry["reason"]
+    assert entry["order"] == canonical
+
+
+@pytest.mark.parametrize(
+    "order, reason",
+    [
+        ("F Wit - Tor - Grh", "Wit - Tor goes upstream on the Elbe; a double move goes downstream"),
+        ("F Blut - HJul - EbKo", "HJul - EbKo goes upstream on the Rhein; a double move goes downstream"),
+        ("F RsFr - Hei - Mai", "a double move cannot turn from the Main into the Rhein at Hei"),
+        ("F EbBr - ElbM - NWat", "EbBr and ElbM do not lie on one river; a double move follows a river"),
+        ("F Tor - Wit - Anh - EbMa", "a double move names one province in between: F xxx - yyy - zzz"),
+    ],
+)
+def test_r29_illegal_double_moves(order: str, reason: str) -> None:
+    start = order.split()[1]
+    output = play("1618M", {"Sachsen": [order]}, units={"Sachsen": [f"F {start}"]})
+    verdict, why = result(output, order)
+    assert verdict == "invalid"
+    assert why.startswith(reason)
+    assert output["units"] == {"Sachsen": [f"F {start}"]}
+
+
+def test_r29_no_double_moves_in_the_standard_game() -> None:
+    output = run_case({"phase": "S1901M", "orders": {"England": ["F Lon - Nth - Nwy"]}})
+    assert result(output, "F Lon - Nth - Nwy") == ("invalid", "a fleet moves one province per turn")
+
+
+def test_r30_a_double_move_ends_two_provinces_downstream() -> None:
+    output = play("1618M", {"Sachsen": ["F Tor - Wit - Anh"]}, units={"Sachsen": ["F Tor"]})
+    assert result(output, "F Tor - Wit - Anh") == ("succeeds", "")
+    assert output["units"] == {"Sachsen": ["F Anh"]}
+
+
+def test_r30_second_leg_bounced_the_fleet_stops_halfway() -> None:
+    units = {"Sachsen": ["F Tor"], "Schweden": ["A EbMa"]}
+    orders = {"Sachsen": ["F Tor - Wit - Anh"], "Schweden": ["A EbMa - Anh"]}
+    output = play("1618M", orders, units=units)
+    assert result(output, "F Tor - Wit - Anh") == ("fails", "stopped in Wit: second leg bounced")
+    assert result(output, "A EbMa - Anh")[0] == "fails"
+    assert output["units"]["Sachsen"] == ["F Wit"]
+    assert output["standoffs"] == ["Anh"]
+
+
+def test_r30_first_leg_bounced_the_fleet_stays() -> None:
+    units = {"Sachsen": ["F Tor"], "Schweden": ["A Ber"]}
+    orders = {"Sachsen": ["F Tor - Wit - Anh"], "Schweden": ["A Ber - Wit"]}
+    output = play("1618M", orders, units=units)
+    assert result(output, "F Tor - Wit - Anh") == ("fails", "bounced")
+    assert output["units"] == {"Sachsen": ["F Tor"], "Schweden": ["A Ber"]}
+    assert output["standoffs"] == ["Wit"]
+
+
+def test_r30_each_leg_is_supported_by_naming_its_target() -> None:
+    units = {"Sachsen": ["F Tor", "A Lei"], "Schweden": ["A Anh"]}
+    orders = {"Sachsen": ["F Tor - Wit - Anh", "A Lei S F Tor - Anh"], "Schweden": ["A Anh H"]}
+    output = play("1618M", orders, units=units)
+    assert result(output, "A Lei S F Tor - Anh") == ("succeeds", "")
+    assert result(output, "F Tor - Wit - Anh") == ("succeeds", "")
+    assert output["dislodged"] == {
+        "Schweden": [{"unit": "A Anh", "attacker_from": "Wit", "retreats": ["BHal", "EbMa"]}]
+    }
+
+
+def test_r30_a_support_names_the_fleet_where_it_starts() -> None:
+    units = {"Sachsen": ["F Tor", "A Lei"]}
+    orders = {"Sachsen": ["F Tor - Wit - Anh", "A Lei S F Wit - Anh"]}
+    output = play("1618M", orders, units=units)
+    assert result(output, "A Lei S F Wit - Anh") == ("invalid", "there is no unit in Wit to support")
+
+
+def test_r30_the_first_leg_dislodges_and_the_fleet_moves_on() -> None:
+    units = {"Sachsen": ["F Tor", "A Lei"], "Schweden": ["A Wit"]}
+    orders = {"Sachsen": ["F Tor - Wit - Anh", "A Lei S F Tor - Wit"], "Schweden": ["A Wit H"]}
+    output = play("1618M", orders, units=units)
+    assert result(output, "F Tor - Wit - Anh") == ("succeeds", "")
+    (dislodged,) = output["dislodged"]["Schweden"]
+    assert dislodged["unit"] == "A Wit" and dislodged["attacker_from"] == "Tor"
+    assert "Tor" not in dislodged["retreats"]
+
+
+def test_r30_head_to_head_with_the_first_leg() -> None:
+    units = {"Sachsen": ["F Tor"], "Schweden": ["A Wit"]}
+    orders = {"Sachsen": ["F Tor - Wit - Anh"], "Schweden": ["A Wit - Tor"]}
+    output = play("1618M", orders, units=units)
+    assert result(output, "F Tor - Wit - Anh") == ("fails", "bounced")
+    assert result(output, "A Wit - Tor")[0] == "fails"
+    assert output["units"] == {"Sachsen": ["F Tor"], "Schweden": ["A Wit"]}
+
+
+def test_r30_the_second_leg_cuts_support_only_if_the_first_leg_succeeds() -> None:
+    units = {"Sachsen": ["F Tor"], "Schweden": ["A Ber", "A Anh"]}
+    orders = {"Sachsen": ["F Tor - Wit - Anh"], "Schweden": ["A Ber - Wit", "A Anh S A Ber - Wit"]}
+    output = play("1618M", orders, units=units)
+    assert result(output, "A Anh S A Ber - Wit") == ("succeeds", "")
+    assert result(output, "A Ber - Wit") == ("succeeds", "")
+    assert result(output, "F Tor - Wit - Anh") == ("fails", "bounced")

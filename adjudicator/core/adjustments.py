@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.core.board import Board
-from adjudicator.core.legality import Illegal, find_own_unit
+from adjudicator.core.errors import Illegal
+from adjudicator.core.legality import find_own_unit
 from adjudicator.core.mapdata import GameMap
 from adjudicator.core.model import Location, Position, Unit, UnitType, coast_of, province_of
 from adjudicator.core.notation import ParsedLine

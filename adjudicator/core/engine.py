@@ -13,7 +13,8 @@ from typing import Mapping, Sequence
 
 from adjudicator.core.adjustments import needs_adjustment, resolve_adjustments
 from adjudicator.core.board import Board
-from adjudicator.core.legality import Illegal, check_movement_order
+from adjudicator.core.errors import Illegal
+from adjudicator.core.legality import check_movement_order
 from adjudicator.core.mapdata import GameMap
 from adjudicator.core.model import DislodgedUnit, Phase, PhaseKind, Position, Unit, province_of
 from adjudicator.core.movement import resolve_movement, retreat_options

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from adjudicator.core.board import Board
+from adjudicator.core.errors import Illegal
 from adjudicator.core.model import Location, Unit, UnitType, coast_of, province_of
 from adjudicator.core.orders import (
     Build,
@@ -27,10 +28,6 @@ from adjudicator.core.orders import (
     Transform,
     Waive,
 )
-
-
-class Illegal(Exception):
-    """An order that cannot be carried out; the message is the reason."""
 
 
 def find_own_unit(board: Board, power: str, location: Location) -> Unit:
@@ -84,7 +81,14 @@ def _check_move(board: Board, unit: Unit, order: Move) -> Move:
         if order.via_convoy:
             raise Illegal("only armies can be convoyed")
         if order.waypoints:
-            raise Illegal("a fleet moves one province per turn")
+            if not board.rules.double_moves:
+                raise Illegal("a fleet moves one province per turn")
+            if len(order.waypoints) != 1:
+                raise Illegal("a double move names one province in between: F xxx - yyy - zzz")
+            middle = fleet_destination(board, unit.location, order.waypoints[0])
+            end = fleet_destination(board, middle, order.destination)
+            board.rules.check_double_move(board.game_map, unit.province, province_of(middle), province_of(end))
+            return Move(unit.kind, unit.location, end, False, (middle,))
         return Move(unit.kind, unit.location, fleet_destination(board, unit.location, order.destination))
     # Armies: coasts are irrelevant (DATC 4.B.6); a path names a convoy (4.A.6).
     via_convoy = order.via_convoy or bool(order.waypoints)
@@ -112,6 +116,8 @@ def _supported_move_possible(board: Board, target: Unit, destination: Location, 
             raise Illegal(f"A {target.province} cannot reach {province}")
         return province
     locations = board.game_map.fleet_locations(province)
+    if province in board.rules.double_move_ends(board.game_map, target.location):
+        return destination if destination in locations else province
     if coast_of(destination) is not None and destination in locations:
         if not board.game_map.fleet_can_move(target.location, destination):
             raise Illegal(f"F {target.location} cannot reach {destination}")

@@ -8,7 +8,7 @@ disbanded.
 
 from __future__ import annotations
 
-from adjudicator.core.legality import Illegal
+from adjudicator.core.errors import Illegal
 from adjudicator.core.model import DislodgedUnit, Unit, UnitType, coast_of, province_of
 from adjudicator.core.notation import ParsedLine
 from adjudicator.core.orders import Disband, Move, Order, Retreat

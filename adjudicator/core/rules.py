@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.core.errors import Illegal
 from adjudicator.core.mapdata import GameMap, Province
-from adjudicator.core.model import Phase, PhaseKind
+from adjudicator.core.model import Location, Phase, PhaseKind
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,16 @@ class Rules:
 
     name: str = "standard"
     transforms: bool = False  # may units change kind with a T order (30JK section 7)?
+    double_moves: bool = False  # may fleets move twice along a river (30JK section 4)?
+
+    def check_double_move(self, game_map: GameMap, origin: str, middle: str, end: str) -> None:
+        """Raise ``Illegal`` unless a fleet may move ``origin - middle - end``
+        (each leg already a possible fleet move)."""
+        raise Illegal("a fleet moves one province per turn")
+
+    def double_move_ends(self, game_map: GameMap, location: Location) -> frozenset[str]:
+        """Provinces a fleet on ``location`` can reach only by a double move."""
+        return frozenset()
 
     def can_convoy_from(self, province: Province) -> bool:
         """True when a fleet in ``province`` may convoy (standard: seas only)."""
