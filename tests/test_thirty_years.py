@@ -156,6 +156,7 @@ def test_r28_no_transforms_in_the_standard_game() -> None:
         ("F HJul - NHBb - Utr", "F HJul - NHBb - Utr/SC"),  # Maas into the Rhein at NHBb
         ("F Blut - HJul - NHBb", "F Blut - HJul - NHBb"),  # through Lüttich, down the Maas
         ("F Ham - EbBr - ElbM", "F Ham - EbBr - ElbM"),  # ending in the Elbe's mouth
+        ("F FBay - BBam - FAns(nc)", "F FBay - BBam - FAns/NC"),  # Regnitz into the Main at Bamberg
     ],
 )
 def test_r29_legal_double_moves(order: str, canonical: str) -> None:
