@@ -16,6 +16,7 @@ from adjudicator.core.errors import Illegal
 from adjudicator.core.model import Location, Unit, UnitType, coast_of, province_of
 from adjudicator.core.orders import (
     Build,
+    ConfessionChange,
     Convoy,
     Disband,
     Hold,
@@ -229,7 +230,7 @@ def tidy_order(order: Order, unit_at: Mapping[str, Unit]) -> Order:
     """Best-effort canonical form of an order that may be illegal: unit
     types and coasts as on the board (DATC 4.B.5, 4.C.2), army coasts
     dropped (4.B.6).  Never raises; used to report invalid orders."""
-    if isinstance(order, (Waive,)):
+    if isinstance(order, (Waive, ConfessionChange)):
         return order
     if isinstance(order, Build):
         return Build(order.unit, _for_kind(order.unit, order.location))

@@ -7,7 +7,7 @@ province with a coast (``"STP/SC"``).  All values here are immutable.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping
 
@@ -109,12 +109,31 @@ class DislodgedUnit:
     retreats: tuple[Location, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Confession:
+    """A power's confession (30JK): ``catholic`` or ``protestant``, or in
+    transition ``ex-catholic`` / ``ex-protestant`` until the end of year
+    ``until``, after which the power holds the other confession."""
+
+    state: str
+    until: int | None = None
+
+    @property
+    def settled(self) -> str | None:
+        """The confession the power holds now, or ``None`` in transition."""
+        return None if self.state.startswith("ex-") else self.state
+
+
 @dataclass(frozen=True)
 class Position:
     """Everything the rules need to know about the board at one phase.
 
     ``centres`` maps each owned supply-centre province to its owner.
     ``dislodged`` and ``standoffs`` are only meaningful in retreat phases.
+    Variants with confessions (30JK) keep each power's ``confessions``, the
+    provinces of ``incapacitated`` units (they hold and count for nothing
+    this turn) and ``quiet_years``, the number of consecutive ends of
+    building years in which no supply centre changed owner.
     """
 
     phase: Phase
@@ -122,6 +141,9 @@ class Position:
     centres: Mapping[str, str]
     dislodged: tuple[DislodgedUnit, ...] = ()
     standoffs: frozenset[str] = frozenset()
+    confessions: Mapping[str, Confession] = field(default_factory=dict)
+    incapacitated: frozenset[str] = frozenset()
+    quiet_years: int = 0
 
     def unit_in(self, province: str) -> Unit | None:
         """The (non-dislodged) unit in ``province``, if any."""

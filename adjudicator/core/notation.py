@@ -17,10 +17,11 @@ from typing import Any, cast
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from adjudicator.core.mapdata import GameMap
+from adjudicator.core.mapdata import GameMap, normalise_name
 from adjudicator.core.model import PhaseKind, UnitType
 from adjudicator.core.orders import (
     Build,
+    ConfessionChange,
     Convoy,
     Disband,
     Hold,
@@ -71,6 +72,7 @@ _TERMINAL_WORDS = {
     "REMOVE": "'REMOVE'",
     "WAIVE": "'WAIVE'",
     "_TRANSFORM": "'T'",
+    "_CONFESSION": "'CONFESSION'",
     "UNIT_TYPE": "'A' or 'F'",
     "NAME": "a province",
     "SLASH": "'/'",
@@ -94,6 +96,16 @@ _UNIT_TYPES = {
     "f": UnitType.FLEET,
     "fleet": UnitType.FLEET,
     "flotte": UnitType.FLEET,
+}
+
+
+_CONFESSIONS = {
+    word: confession
+    for confession, words in {
+        "catholic": ("catholic", "cath", "kath", "katholisch", "katholik"),
+        "protestant": ("protestant", "prot", "protestantisch", "evangelisch", "ev", "lutherisch"),
+    }.items()
+    for word in words
 }
 
 
@@ -190,6 +202,13 @@ class _OrderBuilder(Transformer[Token, Order]):
 
     def waive(self, _children: list[Any]) -> Waive:
         return Waive()
+
+    def confession_change(self, children: list[Any]) -> ConfessionChange:
+        word = children[0]
+        confession = _CONFESSIONS.get(normalise_name(word))
+        if confession is None:
+            raise _UnknownName(word, f"unknown confession {str(word)!r} (catholic or protestant)")
+        return ConfessionChange(confession)
 
     def transform_order(self, children: list[Any]) -> Transform:
         unit, kind = children[0], _UNIT_TYPES[children[1].lower()]

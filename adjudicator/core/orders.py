@@ -151,6 +151,16 @@ class Transform:
 
 
 @dataclass(frozen=True, slots=True)
+class ConfessionChange:
+    """``CONFESSION PROTESTANT``: the power changes its state confession (30JK)."""
+
+    confession: str
+
+    def __str__(self) -> str:
+        return f"CONFESSION {self.confession.upper()}"
+
+
+@dataclass(frozen=True, slots=True)
 class Waive:
     """``WAIVE``: one build left unused on purpose."""
 
@@ -158,4 +168,6 @@ class Waive:
         return "WAIVE"
 
 
-Order = Union[Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Remove, Transform, Waive]
+Order = Union[
+    Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Remove, Transform, ConfessionChange, Waive
+]
