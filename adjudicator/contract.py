@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from adjudicator.core.board import Board
 from adjudicator.core.engine import PhaseResult, adjudicate
 from adjudicator.core.mapdata import GameMap, MapError, load_map
-from adjudicator.core.model import DislodgedUnit, Phase, PhaseKind, Position, Unit, UnitType
+from adjudicator.core.model import Confession, DislodgedUnit, Phase, PhaseKind, Position, Unit, UnitType
 from adjudicator.core.movement import retreat_options
 from adjudicator.variants import rules_for
 
@@ -31,6 +31,7 @@ class Case:
     game_map: GameMap
     position: Position
     orders: dict[str, list[str]]
+    options: dict[str, Any]
 
 
 _UNIT_RE = re.compile(r"^\s*([AaFf])\s+([^/()]+?)\s*(?:[/(]\s*([^)]+?)\s*\)?)?\s*$")
@@ -148,7 +149,62 @@ def case_from_json(data: Any) -> Case:
         if not all(isinstance(t, str) for t in texts):
             raise CaseError(f"orders.{name}: expected a list of order strings")
         orders.setdefault(power, []).extend(texts)
-    return Case(game_map, Position(phase, tuple(units), centres, dislodged, standoffs), orders)
+    options = _options(game_map, data)
+    confessions = _confessions(game_map, data, options)
+    incapacitated = _incapacitated(game_map, data, units)
+    quiet = data.get("quiet_years", 0)
+    if not isinstance(quiet, int) or isinstance(quiet, bool) or quiet < 0:
+        raise CaseError(f"quiet_years: expected a whole number of years, got {quiet!r}")
+    position = Position(
+        phase, tuple(units), centres, dislodged, standoffs, confessions, incapacitated, quiet
+    )
+    return Case(game_map, position, orders, options)
+
+
+_CONFESSION_STATES = ("catholic", "protestant", "ex-catholic", "ex-protestant")
+
+
+def _options(game_map: GameMap, data: Mapping[str, Any]) -> dict[str, Any]:
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise CaseError("options: expected an object")
+    problem = rules_for(game_map).option_problem(options)
+    if problem is not None:
+        raise CaseError(f"options: {problem}")
+    return dict(options)
+
+
+def _confessions(game_map: GameMap, data: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Confession]:
+    initial = rules_for(game_map).initial_confessions(game_map, options)
+    given = data.get("confessions")
+    if given is None:
+        return initial
+    if not initial:
+        raise CaseError(f"confessions: the {game_map.name} variant has no confessions")
+    if not isinstance(given, dict):
+        raise CaseError("confessions: expected an object mapping powers to {\"state\", \"until\"}")
+    confessions = dict(initial)
+    for name, entry in given.items():
+        power = _power(game_map, name, "confessions")
+        where = f"confessions.{name}"
+        if not isinstance(entry, dict) or entry.get("state") not in _CONFESSION_STATES:
+            raise CaseError(f"{where}: expected {{\"state\": one of {', '.join(_CONFESSION_STATES)}, \"until\": year}}")
+        until = entry.get("until")
+        if entry["state"].startswith("ex-") != isinstance(until, int):
+            raise CaseError(f"{where}.until: an ex-state needs the year it ends, a settled confession none")
+        confessions[power] = Confession(entry["state"], until)
+    return confessions
+
+
+def _incapacitated(game_map: GameMap, data: Mapping[str, Any], units: list[Unit]) -> frozenset[str]:
+    provinces = set()
+    for index, text in enumerate(_list(data.get("incapacitated", []), "incapacitated")):
+        where = f"incapacitated[{index}]"
+        wanted = parse_unit(game_map, "", text, where)
+        if not any(u.province == wanted.province and u.kind is wanted.kind for u in units):
+            raise CaseError(f"{where}: {text!r} is not a unit on the board")
+        provinces.add(wanted.province)
+    return frozenset(provinces)
 
 
 def _dislodged(
@@ -230,12 +286,22 @@ def result_to_json(game_map: GameMap, result: PhaseResult) -> dict[str, Any]:
         "centers": centres,
         "winner": result.winner,
         "eliminated": list(result.eliminated),
+        "draw": result.draw,
+        "confessions": {
+            power: {"state": c.state, "until": c.until} for power, c in result.position.confessions.items()
+        },
+        "incapacitated": sorted(str(u) for u in result.position.units if u.province in result.position.incapacitated),
+        "religious_warfare": [
+            {"unit": str(e.unit), "power": e.unit.power, "outcome": e.outcome, **({"to": e.to} if e.to else {})}
+            for e in result.events
+        ],
+        "quiet_years": result.position.quiet_years,
     }
 
 
 def run_case(data: Any) -> dict[str, Any]:
     """Validate and adjudicate one decoded JSON case; the output object."""
     case = case_from_json(data)
-    result = adjudicate(case.game_map, case.position, case.orders)
+    result = adjudicate(case.game_map, case.position, case.orders, case.options)
     return result_to_json(case.game_map, result)
 

@@ -25,8 +25,9 @@ def _sea_neighbours(game_map: GameMap) -> dict[str, frozenset[str]]:
 
 
 @cache
-def _any_neighbours(game_map: GameMap) -> dict[str, frozenset[str]]:
-    """Province -> provinces bordering it by land or by sea (civil disorder distances)."""
+def any_neighbours(game_map: GameMap) -> dict[str, frozenset[str]]:
+    """Province -> provinces bordering it by land or by sea (civil-disorder
+    distances, 30JK religious warfare)."""
     seas = _sea_neighbours(game_map)
     return {key: p.army | seas[key] for key, p in game_map.provinces.items()}
 
@@ -39,7 +40,7 @@ class Board:
         self.rules = rules
         self.unit_at: dict[str, Unit] = {u.province: u for u in units}
         self.sea_neighbours = _sea_neighbours(game_map)
-        self.any_neighbours = _any_neighbours(game_map)
+        self.any_neighbours = any_neighbours(game_map)
         self.convoy_fleets = frozenset(
             prov
             for prov, unit in self.unit_at.items()

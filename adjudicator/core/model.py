@@ -110,6 +110,17 @@ class DislodgedUnit:
 
 
 @dataclass(frozen=True, slots=True)
+class UnitEvent:
+    """Something that happened to a unit outside the order resolution (30JK
+    religious warfare): ``outcome`` is ``disbanded`` or ``defected`` (then
+    ``to`` names the power that now holds it)."""
+
+    unit: Unit
+    outcome: str
+    to: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Confession:
     """A power's confession (30JK): ``catholic`` or ``protestant``, or in
     transition ``ex-catholic`` / ``ex-protestant`` until the end of year

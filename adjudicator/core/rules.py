@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Any, Mapping
+
 from adjudicator.core.errors import Illegal
 from adjudicator.core.mapdata import GameMap, Province
-from adjudicator.core.model import Location, Phase, PhaseKind
+from adjudicator.core.model import Confession, Location, Phase, PhaseKind, Position, UnitEvent
+from adjudicator.core.orders import Order
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,35 @@ class Rules:
         """Why ``phase`` is not a phase of this calendar (``None`` if it is)."""
         if not phase.season:
             return f"{phase} has no season; standard phases are S<year>M, F<year>M, S/F<year>R, W<year>A"
+        return None
+
+    def option_problem(self, options: Mapping[str, Any]) -> str | None:
+        """What is wrong with a game's variant options (the standard game has none)."""
+        return f"unknown option(s) {', '.join(sorted(options))}" if options else None
+
+    def initial_confessions(self, game_map: GameMap, options: Mapping[str, Any]) -> dict[str, Confession]:
+        """Each power's confession at the start (none in the standard game)."""
+        return {}
+
+    def check_power_order(
+        self, game_map: GameMap, position: Position, power: str, order: Order, options: Mapping[str, Any]
+    ) -> Order:
+        """Validate an order given by a power rather than a unit (a change of
+        confession); raise ``Illegal`` where the variant has none."""
+        raise Illegal(f"'{order}': there are no confessions in this variant")
+
+    def apply_power_orders(
+        self, game_map: GameMap, position: Position, orders: Mapping[str, Order], options: Mapping[str, Any]
+    ) -> Mapping[str, Confession]:
+        """The confessions after the powers' own orders of a movement phase."""
+        return position.confessions
+
+    def end_of_turn(self, game_map: GameMap, position: Position) -> tuple[Position, tuple[UnitEvent, ...]]:
+        """What happens after the retreats of a turn (30JK: religious warfare)."""
+        return position, ()
+
+    def draw(self, game_map: GameMap, position: Position) -> str | None:
+        """Why the game ends in a draw at ``position`` (``None``: it goes on)."""
         return None
 
     def counts_centres_after(self, phase: Phase) -> bool:
