@@ -260,3 +260,157 @@ def test_r30_the_second_leg_cuts_support_only_if_the_first_leg_succeeds() -> Non
     assert result(output, "A Anh S A Ber - Wit") == ("succeeds", "")
     assert result(output, "A Ber - Wit") == ("succeeds", "")
     assert result(output, "F Tor - Wit - Anh") == ("fails", "bounced")
+
+
+# --- Confessions and religious warfare (sections 8, 9, 11) ---------------------
+
+from adjudicator.core.model import Confession  # noqa: E402
+from adjudicator.variants.religion import change_confession, random_confessions, transition_years  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "centres, years", [(0, 0), (1, 0), (2, 0), (3, 1), (5, 1), (6, 2), (10, 2), (11, 3), (16, 3), (17, 4), (27, 4)]
+)
+def test_r31_transition_lasts_by_supply_centres(centres: int, years: int) -> None:
+    assert transition_years(centres) == years
+    changed = change_confession(Confession("catholic"), "protestant", centres, 1620)
+    expected = Confession("protestant") if years == 0 else Confession("ex-catholic", 1620 + years - 1)
+    assert changed == expected
+
+
+def test_r31_a_change_takes_effect_in_the_turn_it_is_ordered() -> None:
+    units = {"Sachsen": ["A Lei"], "Bayern": ["A Erf", "A Thu"]}
+    kept = play("1618M", {}, units=units)
+    assert kept["religious_warfare"] == [{"unit": "A Lei", "power": "Sachsen", "outcome": "disbanded"}]
+    changed = play("1618M", {"Sachsen": ["Konfession katholisch"]}, units=units)
+    assert result(changed, "Konfession katholisch") == ("succeeds", "")
+    assert changed["religious_warfare"] == []  # ex-protestant: not disbanded, nobody to defect to
+    assert changed["confessions"]["Sachsen"] == {"state": "catholic", "until": None}  # one year, ended with 1618
+
+
+def test_r31_larger_powers_stay_longer_in_the_ex_state() -> None:
+    centres = {"Sachsen": ["Mei", "Lei", "Tor", "Anh", "EbMa", "Schl"]}
+    output = play("1618M", {"Sachsen": ["confession catholic"]}, centers=centres)
+    assert output["confessions"]["Sachsen"] == {"state": "ex-protestant", "until": 1619}
+    following = play(
+        "1619M", {}, centers=centres, confessions=output["confessions"], units=output["units"]
+    )
+    assert following["confessions"]["Sachsen"] == {"state": "catholic", "until": None}
+
+
+def test_r31_small_powers_change_at_once() -> None:
+    output = play("1618M", {"Sachsen": ["Konfession katholisch"]}, centers={"Sachsen": ["Mei", "Lei"]})
+    assert output["confessions"]["Sachsen"] == {"state": "catholic", "until": None}
+
+
+def test_r31_no_change_to_the_same_confession_or_during_a_transition() -> None:
+    output = play("1618M", {"Sachsen": ["Konfession protestantisch"]})
+    assert result(output, "Konfession protestantisch") == ("invalid", "Sachsen is protestant already")
+    ex = {"Sachsen": {"state": "ex-protestant", "until": 1620}}
+    output = play("1619M", {"Sachsen": ["Konfession protestantisch"]}, confessions=ex)
+    assert result(output, "Konfession protestantisch") == (
+        "invalid",
+        "Sachsen is ex-protestant until the end of 1620; it cannot change again",
+    )
+
+
+def test_r31_confessions_only_in_30jk() -> None:
+    output = run_case({"phase": "S1901M", "orders": {"England": ["confession catholic"]}})
+    assert result(output, "confession catholic") == ("invalid", "'CONFESSION CATHOLIC': there are no confessions in this variant")
+
+
+def test_r32_outnumbered_by_at_least_two_of_the_other_confession_disbands() -> None:
+    units = {"Sachsen": ["A Lei"], "Bayern": ["A Erf", "A Thu"]}
+    output = play("1618M", {}, units=units)
+    assert output["religious_warfare"] == [{"unit": "A Lei", "power": "Sachsen", "outcome": "disbanded"}]
+    assert "Sachsen" not in output["units"]
+
+
+def test_r32_no_disbanding_when_not_outnumbered_or_only_one_enemy() -> None:
+    even = play("1618M", {}, units={"Sachsen": ["A Lei", "A Mei", "A Wit"], "Bayern": ["A Erf", "A Thu"]})
+    assert even["religious_warfare"] == []
+    single = play("1618M", {}, units={"Sachsen": ["A Lei"], "Bayern": ["A Erf"]})
+    assert single["religious_warfare"] == []
+
+
+def test_r32_units_of_powers_in_transition_count_for_nothing() -> None:
+    units = {"Sachsen": ["A Lei"], "Bayern": ["A Erf", "A Thu"]}
+    ex = {"Bayern": {"state": "ex-catholic", "until": 1619}}
+    output = play("1618M", {}, units=units, confessions=ex)
+    assert output["religious_warfare"] == []
+
+
+def test_r33_a_unit_in_transition_defects_and_is_incapacitated() -> None:
+    units = {"Pfalz": ["A Lei"], "Sachsen": ["A Erf", "A Thu"]}
+    output = play("1618M", {"Pfalz": ["Konfession katholisch"]}, units=units)
+    assert output["religious_warfare"] == [
+        {"unit": "A Lei", "power": "Pfalz", "outcome": "defected", "to": "Sachsen"}
+    ]
+    assert output["units"] == {"Sachsen": ["A Lei", "A Erf", "A Thu"]}
+    assert output["incapacitated"] == ["A Lei"]
+    # Next year it holds whatever it is ordered and counts for nothing ...
+    surrounded = {"Sachsen": ["A Lei"], "Bayern": ["A Mei", "A Erz"]}
+    following = play(
+        "1619M", {"Sachsen": ["A Lei - Wit"]}, units=surrounded, incapacitated=output["incapacitated"]
+    )
+    (move,) = [o for o in following["orders"] if o["text"] == "A Lei - Wit"]
+    assert move["result"] == "invalid" and "incapacitated" in move["reason"]
+    assert following["religious_warfare"] == []  # not judged while incapacitated
+    assert following["incapacitated"] == []  # ... and after that year it is an ordinary unit
+    normal = play("1619M", {}, units=surrounded)
+    assert normal["religious_warfare"] == [{"unit": "A Lei", "power": "Sachsen", "outcome": "disbanded"}]
+
+
+def test_r33_a_tie_between_powers_of_the_former_confession_disbands() -> None:
+    units = {"Pfalz": ["A Lei"], "Sachsen": ["A Erf"], "Schweden": ["A Thu"]}
+    output = play("1618M", {"Pfalz": ["Konfession katholisch"]}, units=units)
+    assert output["religious_warfare"] == [{"unit": "A Lei", "power": "Pfalz", "outcome": "disbanded"}]
+
+
+def test_r34_draw_when_all_remaining_powers_share_a_confession() -> None:
+    output = play(
+        "1620M", {}, units={"Bayern": ["A Aug"], "Frankreich": ["A Met"]},
+        centers={"Bayern": ["Aug"], "Frankreich": ["Met"]},
+    )
+    assert output["draw"] == "every power still in the game is catholic"
+    assert output["next_phase"] is None
+
+
+def test_r34_draw_after_three_building_years_without_a_change_of_owner() -> None:
+    output = play("1619M", {}, quiet_years=2)
+    assert output["quiet_years"] == 3
+    assert output["draw"] == "no supply centre changed owner in three adjustment phases in a row"
+    moving = play("1619M", {"Bayern": ["A FAns - RsNu"]}, quiet_years=2)
+    assert moving["quiet_years"] == 0 and moving["draw"] is None
+    even = play("1620M", {}, quiet_years=2)
+    assert even["quiet_years"] == 2 and even["draw"] is None
+
+
+def test_r35_random_start_confessions_from_a_seed() -> None:
+    import random
+
+    powers = list(JK.powers)
+    first = random_confessions(powers, random.Random(7))
+    assert first == random_confessions(powers, random.Random(7))
+    for seed in range(50):
+        drawn = list(random_confessions(powers, random.Random(seed)).values())
+        assert drawn.count("catholic") >= 3 and drawn.count("protestant") >= 3
+    output = play("1618M", {}, options={"confessions": "random", "seed": 7})
+    assert {p: c["state"] for p, c in output["confessions"].items()} == first
+
+
+def test_r35_chosen_start_confessions_take_effect_at_once() -> None:
+    output = play("1618M", {"Sachsen": ["Konfession katholisch"]}, options={"confessions": "chosen"})
+    assert output["confessions"]["Sachsen"] == {"state": "catholic", "until": None}
+    later = play("1619M", {"Sachsen": ["Konfession katholisch"]}, options={"confessions": "chosen"})
+    assert later["confessions"]["Sachsen"] == {"state": "catholic", "until": None}  # 3 centres: one year, ended
+    assert later["religious_warfare"] == []
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [({"confessions": "dice"}, "options: confessions: 'dice' is not one of"), ({"colour": 1}, "unknown option(s) colour")],
+)
+def test_r35_bad_options_are_named(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(CaseError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        play("1618M", {}, options=options)
