@@ -414,3 +414,22 @@ def test_r35_chosen_start_confessions_take_effect_at_once() -> None:
 def test_r35_bad_options_are_named(options: dict[str, Any], message: str) -> None:
     with pytest.raises(CaseError, match=message.replace("(", r"\(").replace(")", r"\)")):
         play("1618M", {}, options=options)
+
+
+# --- Section 5: islands and seas -------------------------------------------------
+
+
+def test_section_5_an_island_is_reached_by_armies_only_by_convoy() -> None:
+    units = {"Spanien": ["F GFla", "A Pic"]}
+    alone = play("1618M", {"Spanien": ["A Pic - Sel"]}, units=units)
+    assert result(alone, "A Pic - Sel") == ("fails", "no convoy")
+    convoyed = play("1618M", {"Spanien": ["A Pic - Sel", "F GFla C A Pic - Sel"]}, units=units)
+    assert result(convoyed, "A Pic - Sel") == ("succeeds", "")
+    assert convoyed["units"]["Spanien"] == ["F GFla", "A Sel"]
+    fleet = play("1618M", {"Spanien": ["F GFla - Sel"]}, units={"Spanien": ["F GFla"]})
+    assert result(fleet, "F GFla - Sel") == ("succeeds", "")
+
+
+def test_section_5_pure_seas_take_no_armies() -> None:
+    output = play("1618M", {"Spanien": ["A Sel - RheM"]}, units={"Spanien": ["A Sel"]})
+    assert result(output, "A Sel - RheM") == ("invalid", "an army cannot move to a sea")
