@@ -433,3 +433,16 @@ def test_section_5_an_island_is_reached_by_armies_only_by_convoy() -> None:
 def test_section_5_pure_seas_take_no_armies() -> None:
     output = play("1618M", {"Spanien": ["A Sel - RheM"]}, units={"Spanien": ["A Sel"]})
     assert result(output, "A Sel - RheM") == ("invalid", "an army cannot move to a sea")
+
+
+def test_r30_the_first_leg_disrupts_a_convoy_in_the_middle() -> None:
+    units = {"Sachsen": ["F Tor", "A EbMa"], "Schweden": ["F Wit", "A Pri"]}
+    orders = {
+        "Sachsen": ["F Tor - Wit - Anh", "A EbMa S F Tor - Wit"],
+        "Schweden": ["F Wit C A Pri - Lei", "A Pri - Lei"],
+    }
+    output = play("1618M", orders, units=units)
+    assert result(output, "F Tor - Wit - Anh") == ("succeeds", "")
+    assert result(output, "F Wit C A Pri - Lei") == ("fails", "dislodged")
+    assert result(output, "A Pri - Lei") == ("fails", "convoy disrupted")
+    assert output["dislodged"]["Schweden"][0]["unit"] == "F Wit"
