@@ -6,7 +6,8 @@ R25, R26), solo victory checked then (section 10); fleets on coasts and
 river banks convoy (section 6, R27); units transform (section 7, R28);
 fleets move twice downstream along a river (sections 4-5, R29, R30);
 confessions change and religious warfare follows every turn (sections
-8-9, R31-R33); the game ends in a draw as section 10 says (R34).
+8-9, R31-R33); the game ends in a draw as section 10 says (R34); start
+confessions follow section 11's options (R35).
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def _double_move_ends(rules: "ThirtyYearsRules", game_map: GameMap, location: Lo
 
 @dataclass(frozen=True)
 class ThirtyYearsRules(Rules):
-    """The 30JK calendar on top of the standard rules."""
+    """The 30JK hooks on top of the standard rules."""
 
     name: str = "30jk"
     transforms: bool = True
