@@ -1,0 +1,141 @@
+"""The text a player wrote in a mail, as the judge should read it.
+
+``player_text`` takes a parsed message and returns the plain text that
+matters: the text/plain part when there is one (otherwise the HTML part
+turned into text), decoded from whatever charset was declared (German
+umlauts in UTF-8, ISO-8859-1 or Windows-1252), without the signature after
+``-- ``, without quoted reply lines (``>``) and without the quoted history
+that German and English mail clients put under a reply header.
+"""
+
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage, Message
+from html import unescape
+from html.parser import HTMLParser
+
+# A line that starts the quoted history of a reply; it and all after it go.
+_HISTORY = re.compile(
+    r"""^\s*(?:
+        Am\s.+\sschrieb\s.+:                       # Thunderbird, Apple Mail (German)
+      | On\s.+\swrote:                             # the same in English
+      | -{2,}\s*(?:Ursprüngliche\sNachricht|Original\sMessage|Weitergeleitete\sNachricht|Forwarded\smessage)\s*-{2,}
+      | (?:Von|From):\s.+                          # Outlook's header block, when followed by Gesendet/Sent
+    )\s*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_OUTLOOK_NEXT = re.compile(r"^\s*(?:Gesendet|Sent|Datum|Date|An|To|Betreff|Subject):", re.IGNORECASE)
+_SIGNATURE = re.compile(r"^-- ?$")
+
+_BLOCK_TAGS = {"br", "p", "div", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "pre", "blockquote"}
+
+
+class _HtmlText(HTMLParser):
+    """Collects the visible text of an HTML body, one line per block,
+    leaving out styles, scripts and quoted replies (``blockquote``)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("style", "script", "head", "blockquote"):
+            self._hidden += 1
+        if tag in _BLOCK_TAGS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("style", "script", "head", "blockquote"):
+            self._hidden = max(0, self._hidden - 1)
+        if tag in _BLOCK_TAGS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.parts.append(data)
+
+
+def html_to_text(html: str) -> str:
+    """Visible text of an HTML body, one line per block element, blank
+    lines and runs of spaces dropped."""
+    parser = _HtmlText()
+    parser.feed(html)
+    parser.close()
+    text = unescape("".join(parser.parts)).replace("\xa0", " ")
+    lines = (" ".join(line.split()) for line in text.splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def _decoded(part: Message) -> str:
+    """A text part's content, decoded with its declared charset; unknown or
+    wrong charsets fall back to Windows-1252 (a superset of ISO-8859-1)."""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return str(part.get_payload())
+    charset = (part.get_content_charset() or "us-ascii").lower()
+    if charset in ("iso-8859-1", "latin-1", "latin1", "us-ascii", "ascii"):
+        charset = "windows-1252"
+    try:
+        return payload.decode(charset)
+    except (LookupError, UnicodeDecodeError):
+        try:
+            return payload.decode("utf-8")
+        except UnicodeDecodeError:
+            return payload.decode("windows-1252", errors="replace")
+
+
+def _text_part(message: Message) -> tuple[str, str] | None:
+    """(subtype, decoded text) of the best text part: plain before HTML,
+    attachments never."""
+    plain = html = None
+    for part in message.walk():
+        if part.is_multipart() or part.get_content_maintype() != "text":
+            continue
+        if part.get_content_disposition() == "attachment":
+            continue
+        subtype = part.get_content_subtype()
+        if subtype == "plain" and plain is None:
+            plain = part
+        elif subtype == "html" and html is None:
+            html = part
+    if plain is not None:
+        return "plain", _decoded(plain)
+    if html is not None:
+        return "html", _decoded(html)
+    return None
+
+
+def strip_reply_noise(text: str) -> str:
+    """Remove the signature (from a ``-- `` line on), quoted lines (``>``)
+    and quoted history under a reply header; keep everything else."""
+    kept: list[str] = []
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for index, line in enumerate(lines):
+        if _SIGNATURE.match(line):
+            break
+        if _HISTORY.match(line):
+            if re.match(r"^\s*(?:Von|From):", line, re.IGNORECASE):
+                following = lines[index + 1 : index + 3]
+                if not any(_OUTLOOK_NEXT.match(n) for n in following):
+                    kept.append(line)
+                    continue
+            break
+        if line.lstrip().startswith(">"):
+            continue
+        kept.append(line)
+    return "\n".join(kept).strip("\n")
+
+
+def player_text(message: Message | EmailMessage) -> str:
+    """What the player wrote: the best text part, decoded, HTML turned into
+    text, without signature, quotes and quoted history ("" when the mail
+    has no text part)."""
+    found = _text_part(message)
+    if found is None:
+        return ""
+    subtype, text = found
+    if subtype == "html":
+        text = html_to_text(text)
+    return strip_reply_noise(text)
