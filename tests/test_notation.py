@@ -90,7 +90,9 @@ def test_phase_gives_meaning() -> None:
     [
         ("A Vie - Xyz", 9, "unknown province 'Xyz'"),
         ("A Vie", 6, "order ends too early"),
-        ("A Vie Gal", 3, "unknown province 'Vie Gal'"),
+        ("A Vie Gal", 3, "unknown province 'Vie Gal' (a '-' missing between Vie and Gal?)"),
+        ("A Vienna - Galizia", 12, "unknown province 'Galizia' (did you mean GAL (Galicia)?)"),
+        ("F Nordse - Hel", 3, "unknown province 'Nordse' (did you mean NTH (North Sea)?)"),
         ("F StP/zz - Bot", 7, "unknown coast 'zz'"),
         ("A Vie S", 8, "order ends too early"),
         ("A Vie # Gal", 7, "unexpected character '#'"),

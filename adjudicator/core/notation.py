@@ -10,6 +10,7 @@ later, by the rules (``adjudicator.core.legality``).
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -146,7 +147,7 @@ class _OrderBuilder(Transformer[Token, Order]):
                         province, coast = head, trailing
                         break
         if province is None:
-            raise _UnknownName(words[0], f"unknown province {' '.join(words)!r}")
+            raise _UnknownName(words[0], f"unknown province {' '.join(words)!r}{_hint(self.game_map, words)}")
         return province if coast is None else f"{province}/{coast}"
 
     def nationality(self, tokens: list[Token]) -> None:
@@ -214,6 +215,24 @@ class _OrderBuilder(Transformer[Token, Order]):
         unit, kind = children[0], _UNIT_TYPES[children[1].lower()]
         coast = children[2][1] if len(children) > 2 else None
         return Transform(unit.kind, unit.location, kind, coast)
+
+
+def _hint(game_map: GameMap, words: list[Token]) -> str:
+    """A hint for an unknown place name: a missing move sign between two
+    known provinces, or the names it is close to."""
+    for cut in range(1, len(words)):
+        head, tail = " ".join(words[:cut]), " ".join(words[cut:])
+        if game_map.lookup_place(head) and game_map.lookup_place(tail):
+            return f" (a '-' missing between {head} and {tail}?)"
+    written = normalise_name(" ".join(words))
+    if len(written) < 4:
+        return ""
+    close = difflib.get_close_matches(written, list(game_map.place_index), n=3, cutoff=0.75)
+    keys = list(dict.fromkeys(game_map.place_index[name] for name in close))
+    if not keys:
+        return ""
+    named = ", ".join(f"{k} ({game_map.provinces[k].name})" for k in keys)
+    return f" (did you mean {named}?)"
 
 
 @cache
