@@ -1,0 +1,105 @@
+"""The judge's database: migrations, incoming mail stored once before it is
+read, and the durable outbox."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from adjudicator.service.store import MIGRATIONS, Store, StoreError, content_hash
+
+MAIL = b"From: spieler@example.org\r\nMessage-ID: <1@example.org>\r\nSubject: Befehle\r\n\r\nA Aug H\r\n"
+OTHER = b"From: spieler@example.org\r\nMessage-ID: <2@example.org>\r\n\r\nA BFre H\r\n"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "var" / "judge.sqlite3")
+
+
+def test_a_new_database_is_migrated_and_reopened(tmp_path: Path) -> None:
+    path = tmp_path / "judge.sqlite3"
+    first = Store(path)
+    assert first.schema_version == len(MIGRATIONS)
+    first.save_inbound(MAIL, "pipe:1", "2026-11-30T10:00:00+00:00")
+    first.close()
+    again = Store(path)
+    assert again.schema_version == len(MIGRATIONS)
+    assert [m.source for m in again.pending_inbound()] == ["pipe:1"]
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_database_from_a_newer_judge_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "judge.sqlite3"
+    Store(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO schema_version (version) VALUES (?)", (len(MIGRATIONS) + 1,))
+    with pytest.raises(StoreError, match="newer than this judge"):
+        Store(path)
+
+
+def test_an_unusable_path_is_named(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(StoreError, match="file"):
+        Store(tmp_path / "file" / "judge.sqlite3")
+
+
+def test_incoming_mail_is_stored_once(store: Store) -> None:
+    mail, new = store.save_inbound(MAIL, "imap:7:1", "2026-11-30T10:00:00+00:00")
+    assert new and mail.id == content_hash(MAIL) and mail.message_id == "<1@example.org>" and mail.raw == MAIL
+    assert store.save_inbound(MAIL, "imap:7:1", "later")[1] is False  # same source
+    assert store.save_inbound(MAIL, "maildir:abc", "later")[1] is False  # same bytes
+    resent = MAIL.replace(b"A Aug H", b"A Aug - Ing")
+    assert store.save_inbound(resent, "imap:7:2", "later")[1] is False  # same Message-ID
+    assert store.save_inbound(OTHER, "imap:7:3", "later")[1] is True
+    assert [m.source for m in store.pending_inbound()] == ["imap:7:1", "imap:7:3"]
+
+
+def test_broken_mail_is_stored_too(store: Store) -> None:
+    garbage = b"\xff\xfe\x00not a mail at all"
+    mail, new = store.save_inbound(garbage, "pipe:x", "now")
+    assert new and mail.message_id is None and mail.raw == garbage
+
+
+def test_handling_commits_with_the_state_or_not_at_all(store: Store) -> None:
+    mail, _ = store.save_inbound(MAIL, "pipe:1", "now")
+    with pytest.raises(RuntimeError):
+        with store.transaction() as db:
+            store.queue_mail(db, ("spieler@example.org",), b"reply", "now")
+            store.finish_inbound(db, mail.id, "done")
+            raise RuntimeError("crash while handling")
+    assert [m.id for m in store.pending_inbound()] == [mail.id]
+    assert store.unsent_mail() == []
+    with store.transaction() as db:
+        store.queue_mail(db, ("spieler@example.org",), b"reply", "now")
+        store.finish_inbound(db, mail.id, "done", "2 orders")
+    assert store.pending_inbound() == []
+    assert store.inbound(mail.id).state == "done" and store.inbound(mail.id).note == "2 orders"
+
+
+def test_outbox_retries_until_sent(store: Store) -> None:
+    with store.transaction() as db:
+        first = store.queue_mail(db, ("a@example.org", "b@example.org"), b"report 1", "2026-11-30T10:00:00")
+        second = store.queue_mail(db, ("a@example.org",), b"report 2", "2026-11-30T10:00:00")
+        assert store.queue_mail(db, ("a@example.org",), b"report 1", "2026-11-30T10:00:01") == first
+    assert [m.id for m in store.due_mail("2026-11-30T10:00:00")] == [first, second]
+    assert store.outbound(first).recipients == ("a@example.org", "b@example.org")
+    store.mark_failed(first, "2026-11-30T10:05:00", "421 try later")
+    store.mark_sent(second, "2026-11-30T10:00:02")
+    assert store.due_mail("2026-11-30T10:01:00") == []
+    assert [m.id for m in store.unsent_mail()] == [first]
+    later = store.due_mail("2026-11-30T10:05:00")
+    assert [m.id for m in later] == [first] and later[0].attempts == 1 and later[0].last_error == "421 try later"
+
+
+def test_two_connections_write_the_same_file(tmp_path: Path) -> None:
+    path = tmp_path / "judge.sqlite3"
+    service, operator = Store(path), Store(path)
+    service.save_inbound(MAIL, "imap:1:1", "now")
+    operator.save_inbound(OTHER, "pipe:1", "now")
+    assert [m.seq for m in service.pending_inbound()] == [1, 2]
+    with pytest.raises(ValueError):
+        with service.transaction() as db:
+            service.finish_inbound(db, content_hash(MAIL), "new")
