@@ -4,7 +4,8 @@
 input when no file is given) and prints one JSON result; a malformed case
 exits with status 2 and a message on standard error.
 ``adjudicator map check NAME`` reports a map's inconsistencies (exit 1 if
-any); ``adjudicator map show NAME [PROVINCE]`` lists its data.
+any); ``adjudicator map show NAME [PROVINCE]`` lists its data;
+``adjudicator receive`` stores one mail from standard input.
 """
 
 from __future__ import annotations
@@ -12,15 +13,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Sequence, TextIO
-
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Sequence, TextIO
 
 from adjudicator import __version__
 from adjudicator.config import ConfigError, load_config
 from adjudicator.contract import CaseError, run_case
 from adjudicator.core.mapdata import GameMap, MapError, check_map, load_map, load_map_file
 from adjudicator.maptext import describe_map, describe_province
+from adjudicator.service.intake import read_pipe
+from adjudicator.service.store import Store, StoreError
 
 
 def _read(path: str | None, stdin: TextIO) -> str:
@@ -100,6 +103,31 @@ def command_map_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, st
     return 0
 
 
+EX_TEMPFAIL = 75  # sysexits.h: the mail system should try again later
+
+
+def command_receive(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Store one mail from standard input (procmail, .forward); 0 when it is
+    stored (or was already), 75 when the database cannot be used, so that
+    the mail system keeps the mail and tries again."""
+    raw = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode("utf-8")
+    if not raw.strip():
+        print("adjudicator receive: no mail on standard input", file=stderr)
+        return 2
+    try:
+        store = Store(args.config.database)
+    except StoreError as error:
+        print(f"adjudicator receive: {error}", file=stderr)
+        return EX_TEMPFAIL
+    try:
+        incoming = read_pipe(raw)
+        mail, new = store.save_inbound(incoming.raw, incoming.source, datetime.now(timezone.utc).isoformat())
+    finally:
+        store.close()
+    print(f"{'stored' if new else 'already stored'} {mail.id}", file=stdout)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``adjudicator`` command."""
     parser = argparse.ArgumentParser(prog="adjudicator", description="A play-by-email judge for Diplomacy variants.")
@@ -109,6 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
     adjudicate = commands.add_parser("adjudicate", help="resolve one phase given as a JSON case")
     adjudicate.add_argument("--input", "-i", metavar="FILE", help="the JSON case (default: standard input)")
     adjudicate.set_defaults(handler=command_adjudicate)
+    receive = commands.add_parser("receive", help="store one mail from standard input (for procmail/.forward)")
+    receive.set_defaults(handler=command_receive)
     maps = commands.add_parser("map", help="check or list a map file").add_subparsers(dest="map_command", required=True)
     check = maps.add_parser("check", help="report every inconsistency of maps/NAME.toml (exit 1 if any)")
     check.add_argument("name", metavar="NAME", help="a map name, or the path of a .toml map file")

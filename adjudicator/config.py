@@ -21,18 +21,24 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Config:
-    """The judge's settings (embedded defaults where the file is silent)."""
+    """The judge's settings (embedded defaults where the file is silent).
+
+    Relative paths are resolved against the folder of the configuration
+    file, or the working directory when there is none.
+    """
 
     default_variant: str = "standard"
+    database: Path = Path("var/adjudicator.sqlite3")
 
 
-_SCHEMA: dict[str, dict[str, type]] = {"rules": {"default_variant": str}}
+_SCHEMA: dict[str, dict[str, type]] = {"rules": {"default_variant": str}, "database": {"path": str}}
+_FIELDS = {("rules", "default_variant"): "default_variant", ("database", "path"): "database"}
 
 
 def load_config(path: Path | None) -> Config:
     """Read ``path`` (``None``: the embedded defaults) into a ``Config``."""
     if path is None:
-        return Config()
+        return Config(database=Path.cwd() / Config.database)
     where = str(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -50,7 +56,8 @@ def load_config(path: Path | None) -> Config:
                 raise ConfigError(f"{where}: unknown key {section}.{key}")
             if not isinstance(value, expected):
                 raise ConfigError(f"{where}: {section}.{key} must be a {expected.__name__}")
-            values[key] = value
+            values[_FIELDS[(section, key)]] = value
+    values["database"] = path.parent.resolve() / Path(values.get("database", Config.database))
     config = Config(**values)
     try:
         load_map(config.default_variant)

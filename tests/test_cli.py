@@ -193,3 +193,25 @@ def test_config_example_is_valid_and_sets_the_default_variant(tmp_path: Path) ->
         input="{}", capture_output=True, text=True, cwd=ROOT, timeout=60,
     )
     assert done.returncode == 2 and "rules.default_variant: unknown variant 'atlantis'" in done.stderr
+
+
+def test_receive_stores_a_piped_mail_once(tmp_path: Path) -> None:
+    config = tmp_path / "judge.toml"
+    config.write_text('[database]\npath = "data/judge.sqlite3"\n', encoding="utf-8")
+    mail = b"From: spieler@example.org\nMessage-ID: <r1@example.org>\n\nA Aug H\n"
+
+    def receive(raw: bytes) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-m", "adjudicator", "--config", str(config), "receive"],
+            input=raw, capture_output=True, cwd=ROOT, timeout=60,
+        )
+
+    first = receive(mail)
+    assert first.returncode == 0 and first.stdout.decode().startswith("stored ")
+    again = receive(mail)
+    assert again.returncode == 0 and again.stdout.decode().startswith("already stored ")
+    assert (tmp_path / "data" / "judge.sqlite3").exists()
+    assert receive(b"").returncode == 2
+    config.write_text(f'[database]\npath = "{config}/x.sqlite3"\n', encoding="utf-8")
+    broken = receive(mail)
+    assert broken.returncode == 75 and b"database" in broken.stderr

@@ -1,0 +1,62 @@
+"""Taking mail in: stored before it is marked taken, never twice."""
+
+from __future__ import annotations
+
+import mailbox
+from pathlib import Path
+
+from adjudicator.service.intake import Incoming, MaildirIntake, read_pipe, take_in
+from adjudicator.service.store import Store
+
+MAIL = b"From: spieler@example.org\nMessage-ID: <1@example.org>\n\nA Aug H\n"
+OTHER = b"From: spieler@example.org\nMessage-ID: <2@example.org>\n\nA BFre H\n"
+
+
+def test_maildir_mail_is_stored_then_marked_seen(tmp_path: Path) -> None:
+    box = mailbox.Maildir(tmp_path / "maildir", create=True)
+    box.add(MAIL)
+    box.add(OTHER)
+    store = Store(tmp_path / "judge.sqlite3")
+    intake = MaildirIntake(tmp_path / "maildir")
+    stored = take_in(store, intake, "2026-11-30T10:00:00")
+    assert [new for _, new in stored] == [True, True]
+    assert sorted(m.raw for m in store.pending_inbound()) == sorted([MAIL, OTHER])
+    assert take_in(store, intake, "2026-11-30T10:01:00") == []
+    assert all("S" in message.get_flags() for message in mailbox.Maildir(tmp_path / "maildir").values())
+
+
+class _CrashingBox:
+    """A transport that dies after storing, before marking the mail taken."""
+
+    def __init__(self) -> None:
+        self.marked: list[str] = []
+        self.crash = True
+
+    def waiting(self):  # type: ignore[no-untyped-def]
+        yield Incoming(MAIL, "imap:1:1")
+
+    def taken(self, incoming: Incoming) -> None:
+        if self.crash:
+            raise KeyboardInterrupt("killed between storing and marking")
+        self.marked.append(incoming.source)
+
+
+def test_a_crash_between_storing_and_marking_loses_and_repeats_nothing(tmp_path: Path) -> None:
+    store = Store(tmp_path / "judge.sqlite3")
+    box = _CrashingBox()
+    try:
+        take_in(store, box, "now")
+    except KeyboardInterrupt:
+        pass
+    assert len(store.pending_inbound()) == 1
+    box.crash = False
+    assert [new for _, new in take_in(store, box, "later")] == [False]
+    assert box.marked == ["imap:1:1"] and len(store.pending_inbound()) == 1
+
+
+def test_piped_mail_is_identified_by_its_bytes(tmp_path: Path) -> None:
+    store = Store(tmp_path / "judge.sqlite3")
+    first = read_pipe(MAIL)
+    assert first.source.startswith("pipe:") and read_pipe(MAIL) == first
+    assert store.save_inbound(first.raw, first.source, "now")[1] is True
+    assert store.save_inbound(first.raw, first.source, "now")[1] is False
