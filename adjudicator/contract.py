@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from adjudicator.core.board import Board
-from adjudicator.core.engine import PhaseResult, adjudicate
+from adjudicator.core.engine import PhaseResult, adjudicate, initial_position
 from adjudicator.core.mapdata import GameMap, MapError, load_map
 from adjudicator.core.model import Confession, DislodgedUnit, Phase, PhaseKind, Position, Unit, UnitType
 from adjudicator.core.movement import retreat_options
 from adjudicator.variants import rules_for
+from adjudicator.variants.religion import CONFESSIONS
 
 
 class CaseError(ValueError):
@@ -113,7 +114,7 @@ def case_from_json(data: Any) -> Case:
     units: list[Unit] = []
     taken: dict[str, Unit] = {}
     if "units" not in data:
-        data = {**data, "units": {p.name: [str(u) for u in p.start_units] for p in game_map.powers.values()}}
+        data = {**data, "units": _units_json(game_map, initial_position(game_map).units)}
     for name, listed in _object(data, "units").items():
         power = _power(game_map, name, "units")
         for index, text in enumerate(_list(listed, f"units.{name}")):
@@ -161,7 +162,7 @@ def case_from_json(data: Any) -> Case:
     return Case(game_map, position, orders, options)
 
 
-_CONFESSION_STATES = ("catholic", "protestant", "ex-catholic", "ex-protestant")
+_CONFESSION_STATES = tuple(state for c in CONFESSIONS for state in (c, f"ex-{c}"))
 
 
 def _options(game_map: GameMap, data: Mapping[str, Any]) -> dict[str, Any]:

@@ -117,10 +117,6 @@ class GameMap:
 
     # --- geometry ---------------------------------------------------------
 
-    def province(self, key: str) -> Province:
-        """The province ``key`` (KeyError when unknown)."""
-        return self.provinces[key]
-
     def army_can_move(self, origin: str, destination: str) -> bool:
         """True when an army may move from province ``origin`` to ``destination``."""
         return province_of(destination) in self.provinces[province_of(origin)].army

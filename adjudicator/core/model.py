@@ -156,16 +156,7 @@ class Position:
     incapacitated: frozenset[str] = frozenset()
     quiet_years: int = 0
 
-    def unit_in(self, province: str) -> Unit | None:
-        """The (non-dislodged) unit in ``province``, if any."""
-        for unit in self.units:
-            if unit.province == province:
-                return unit
-        return None
 
-    def units_of(self, power: str) -> tuple[Unit, ...]:
-        """The units of ``power`` in board order."""
-        return tuple(u for u in self.units if u.power == power)
 
     def centres_of(self, power: str) -> tuple[str, ...]:
         """The supply centres owned by ``power``, sorted."""
