@@ -3,12 +3,15 @@ each with position, orders and expected outcome (docs/rulings.md)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from adjudicator.contract import CaseError, run_case
 from adjudicator.core.mapdata import load_map
+from adjudicator.core.model import Confession
+from adjudicator.variants.religion import change_confession, random_confessions, transition_years
 
 JK = load_map("30jk")
 START_UNITS = {name: [str(u) for u in power.start_units] for name, power in JK.powers.items()}
@@ -264,8 +267,6 @@ def test_r30_the_second_leg_cuts_support_only_if_the_first_leg_succeeds() -> Non
 
 # --- Confessions and religious warfare (sections 8, 9, 11) ---------------------
 
-from adjudicator.core.model import Confession  # noqa: E402
-from adjudicator.variants.religion import change_confession, random_confessions, transition_years  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -387,8 +388,6 @@ def test_r34_draw_after_three_building_years_without_a_change_of_owner() -> None
 
 
 def test_r35_random_start_confessions_from_a_seed() -> None:
-    import random
-
     powers = list(JK.powers)
     first = random_confessions(powers, random.Random(7))
     assert first == random_confessions(powers, random.Random(7))
