@@ -1,16 +1,23 @@
 """Reading the judge's configuration file (TOML, see config.example.toml).
 
-Every key is checked: an unknown section or key, or a value of the wrong
-type, stops start-up with ``ConfigError`` naming the file and the key.
-Defaults are embedded, so no configuration file is needed at all.
+Every key is checked: an unknown section or key, a value of the wrong type
+or out of range, or a setting that another one requires but is missing,
+stops start-up with ``ConfigError`` naming the file and the key.  Defaults
+are embedded, so no configuration file is needed at all: the judge then
+reads mail from a local Maildir and delivers its own mail into another one,
+both under ``./var``.  Secrets may come from environment variables
+(``password_env = "NAME"``) instead of the file.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Mapping
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from adjudicator.core.mapdata import MapError, load_map
 
@@ -19,26 +26,222 @@ class ConfigError(ValueError):
     """A configuration that cannot be used; the message names file and key."""
 
 
+TLS_MODES = ("none", "starttls", "ssl")
+LANGUAGES = ("de", "en")
+_DURATION = re.compile(r"(\d+)\s*([dhms])", re.IGNORECASE)
+_UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+_ADDRESS = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+$")
+
+
+def parse_duration(text: str) -> int:
+    """Seconds in a duration such as ``72h``, ``1d12h``, ``30m`` or ``5s``;
+    ``ValueError`` when the text is not one."""
+    cleaned = text.strip().replace(" ", "")
+    parts = _DURATION.findall(cleaned)
+    if not parts or "".join(n + u for n, u in parts).lower() != cleaned.lower():
+        raise ValueError(f"{text!r} is not a duration such as 72h, 1d12h, 30m or 10s")
+    seconds = sum(int(number) * _UNIT_SECONDS[unit.lower()] for number, unit in parts)
+    if seconds <= 0:
+        raise ValueError(f"{text!r} is not a positive duration")
+    return seconds
+
+
+def format_duration(seconds: int) -> str:
+    """The shortest duration text for ``seconds`` (inverse of ``parse_duration``)."""
+    parts = []
+    for unit, size in _UNIT_SECONDS.items():
+        if seconds >= size:
+            parts.append(f"{seconds // size}{unit}")
+            seconds %= size
+    return "".join(parts) or "0s"
+
+
+def is_address(text: str) -> bool:
+    """True for a bare mail address such as ``judge@example.org``."""
+    return bool(_ADDRESS.match(text))
+
+
+@dataclass(frozen=True)
+class MailboxConfig:
+    """Where the judge reads mail: ``kind`` is ``maildir`` (``path``) or
+    ``imap`` (host, port, tls, user, password, folder)."""
+
+    kind: str = "maildir"
+    path: Path = Path("var/mail/inbox")
+    host: str = ""
+    port: int = 993
+    tls: str = "ssl"
+    user: str = ""
+    password: str = ""
+    folder: str = "INBOX"
+
+
+@dataclass(frozen=True)
+class SmtpConfig:
+    """How the judge sends mail: ``kind`` is ``smtp`` (host, port, tls,
+    user, password) or ``maildir``: every outgoing mail is written as a
+    file into the Maildir at ``path`` (no mail server needed)."""
+
+    kind: str = "maildir"
+    path: Path = Path("var/mail/sent")
+    host: str = ""
+    port: int = 587
+    tls: str = "starttls"
+    user: str = ""
+    password: str = ""
+
+
 @dataclass(frozen=True)
 class Config:
     """The judge's settings (embedded defaults where the file is silent).
 
     Relative paths are resolved against the folder of the configuration
-    file, or the working directory when there is none.
+    file, or the working directory when there is none.  ``deadlines`` maps
+    phase kinds to their default length in seconds; ``poll_interval`` and
+    ``retry_base`` are seconds.
     """
 
     default_variant: str = "standard"
     database: Path = Path("var/adjudicator.sqlite3")
+    address: str = "judge@localhost"
+    name: str = "Adjudicator"
+    language: str = "de"
+    time_zone: str = "Europe/Berlin"
+    mailbox: MailboxConfig = field(default_factory=MailboxConfig)
+    smtp: SmtpConfig = field(default_factory=SmtpConfig)
+    poll_interval: float = 60.0
+    retry_base: float = 30.0
+    deadlines: Mapping[str, int] = field(
+        default_factory=lambda: {"movement": 72 * 3600, "retreat": 24 * 3600, "adjustment": 24 * 3600, "play": 48 * 3600}
+    )
+
+    @property
+    def loop_id(self) -> str:
+        """The X-Loop value of every mail the judge sends."""
+        return self.address
 
 
-_SCHEMA: dict[str, dict[str, type]] = {"rules": {"default_variant": str}, "database": {"path": str}}
-_FIELDS = {("rules", "default_variant"): "default_variant", ("database", "path"): "database"}
+Check = Callable[[Any], Any]
 
 
-def load_config(path: Path | None) -> Config:
-    """Read ``path`` (``None``: the embedded defaults) into a ``Config``."""
+def _string(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("must be a string")
+    return value
+
+
+def _nonempty(value: Any) -> str:
+    text = _string(value).strip()
+    if not text:
+        raise ValueError("must not be empty")
+    return text
+
+
+def _one_of(*choices: str) -> Check:
+    def check(value: Any) -> str:
+        if value not in choices:
+            raise ValueError(f"must be one of {', '.join(repr(c) for c in choices)}, not {value!r}")
+        return str(value)
+
+    return check
+
+
+def _port(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 65536:
+        raise ValueError(f"must be a port number (1-65535), not {value!r}")
+    return value
+
+
+def _seconds(value: Any) -> float:
+    if isinstance(value, str):
+        return float(parse_duration(value))
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+        raise ValueError(f"must be a positive number of seconds or a duration such as '30s', not {value!r}")
+    return float(value)
+
+
+def _duration(value: Any) -> int:
+    return parse_duration(_string(value))
+
+
+def _address(value: Any) -> str:
+    text = _string(value).strip()
+    if not is_address(text):
+        raise ValueError(f"must be a mail address such as judge@example.org, not {value!r}")
+    return text
+
+
+def _zone(value: Any) -> str:
+    text = _string(value)
+    try:
+        ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown time zone {text!r} (e.g. Europe/Berlin, UTC)") from None
+    return text
+
+
+def _variant(value: Any) -> str:
+    text = _string(value)
+    try:
+        load_map(text)
+    except MapError as error:
+        raise ValueError(str(error)) from None
+    return text
+
+
+# section -> key -> (field path, check)
+_SCHEMA: dict[str, dict[str, tuple[str, Check]]] = {
+    "rules": {"default_variant": ("default_variant", _variant)},
+    "database": {"path": ("database", _nonempty)},
+    "judge": {
+        "address": ("address", _address),
+        "name": ("name", _nonempty),
+        "language": ("language", _one_of(*LANGUAGES)),
+        "time_zone": ("time_zone", _zone),
+    },
+    "mailbox": {
+        "kind": ("mailbox.kind", _one_of("maildir", "imap")),
+        "path": ("mailbox.path", _nonempty),
+        "host": ("mailbox.host", _nonempty),
+        "port": ("mailbox.port", _port),
+        "tls": ("mailbox.tls", _one_of(*TLS_MODES)),
+        "user": ("mailbox.user", _nonempty),
+        "password": ("mailbox.password", _string),
+        "password_env": ("mailbox.password", _nonempty),
+        "folder": ("mailbox.folder", _nonempty),
+    },
+    "smtp": {
+        "kind": ("smtp.kind", _one_of("maildir", "smtp")),
+        "path": ("smtp.path", _nonempty),
+        "host": ("smtp.host", _nonempty),
+        "port": ("smtp.port", _port),
+        "tls": ("smtp.tls", _one_of(*TLS_MODES)),
+        "user": ("smtp.user", _string),
+        "password": ("smtp.password", _string),
+        "password_env": ("smtp.password", _nonempty),
+    },
+    "service": {"poll_interval": ("poll_interval", _seconds), "retry_base": ("retry_base", _seconds)},
+    "deadlines": {kind: (f"deadlines.{kind}", _duration) for kind in ("movement", "retreat", "adjustment", "play")},
+}
+
+
+def _apply(config: Config, path: str, value: Any) -> Config:
+    if "." not in path:
+        return replace(config, **{path: value})
+    section, key = path.split(".")
+    if section == "deadlines":
+        return replace(config, deadlines={**config.deadlines, key: value})
+    part = getattr(config, section)
+    return replace(config, **{section: replace(part, **{key: value})})
+
+
+def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> Config:
+    """Read ``path`` (``None``: the embedded defaults) into a ``Config``;
+    ``environ`` supplies the secrets named by ``password_env`` keys
+    (default: the process environment)."""
+    environ = os.environ if environ is None else environ
     if path is None:
-        return Config(database=Path.cwd() / Config.database)
+        return _resolve_paths(Config(), Path.cwd())
     where = str(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -46,21 +249,44 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError(f"{where}: cannot read: {error.strerror}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{where}: not valid TOML: {error}") from None
-    values: dict[str, Any] = {}
+    config = Config()
     for section, table in data.items():
         if section not in _SCHEMA or not isinstance(table, dict):
             raise ConfigError(f"{where}: unknown section [{section}] (known: {', '.join(_SCHEMA)})")
         for key, value in table.items():
-            expected = _SCHEMA[section].get(key)
-            if expected is None:
-                raise ConfigError(f"{where}: unknown key {section}.{key}")
-            if not isinstance(value, expected):
-                raise ConfigError(f"{where}: {section}.{key} must be a {expected.__name__}")
-            values[_FIELDS[(section, key)]] = value
-    values["database"] = path.parent.resolve() / Path(values.get("database", Config.database))
-    config = Config(**values)
-    try:
-        load_map(config.default_variant)
-    except MapError as error:
-        raise ConfigError(f"{where}: rules.default_variant: {error}") from None
-    return config
+            entry = _SCHEMA[section].get(key)
+            if entry is None:
+                raise ConfigError(f"{where}: unknown key {section}.{key} (known: {', '.join(_SCHEMA[section])})")
+            target, check = entry
+            try:
+                checked = check(value)
+                if key == "password_env":
+                    if checked not in environ:
+                        raise ValueError(f"the environment variable {checked} is not set")
+                    checked = environ[checked]
+            except ValueError as error:
+                raise ConfigError(f"{where}: {section}.{key}: {error}") from None
+            config = _apply(config, target, checked)
+    _require(config, where)
+    return _resolve_paths(config, path.parent.resolve())
+
+
+def _require(config: Config, where: str) -> None:
+    """Settings that other settings make necessary."""
+    if config.mailbox.kind == "imap":
+        for key in ("host", "user"):
+            if not getattr(config.mailbox, key):
+                raise ConfigError(f"{where}: mailbox.{key} is missing (needed when mailbox.kind = \"imap\")")
+    if config.smtp.kind == "smtp" and not config.smtp.host:
+        raise ConfigError(f"{where}: smtp.host is missing (needed when smtp.kind = \"smtp\")")
+    if config.smtp.user and not config.smtp.password:
+        raise ConfigError(f"{where}: smtp.password (or smtp.password_env) is missing for smtp.user {config.smtp.user!r}")
+
+
+def _resolve_paths(config: Config, folder: Path) -> Config:
+    return replace(
+        config,
+        database=folder / Path(config.database),
+        mailbox=replace(config.mailbox, path=folder / Path(config.mailbox.path)),
+        smtp=replace(config.smtp, path=folder / Path(config.smtp.path)),
+    )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import mailbox
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Callable, Iterator, Protocol
 
 from adjudicator.service.store import InboundMail, Store, content_hash
 
@@ -37,12 +37,18 @@ class Transport(Protocol):
         ...  # pragma: no cover
 
 
-def take_in(store: Store, transport: Transport, now: str) -> list[tuple[InboundMail, bool]]:
+def take_in(
+    store: Store, transport: Transport, now: str, between: Callable[[], None] | None = None
+) -> list[tuple[InboundMail, bool]]:
     """Store every waiting mail, then mark it taken; returns each stored mail
-    and whether it was new (a mail seen before is marked taken again)."""
+    and whether it was new (a mail seen before is marked taken again).
+    ``between`` runs after each store and before its marking (tests use it
+    to crash exactly there)."""
     stored = []
     for incoming in transport.waiting():
         stored.append(store.save_inbound(incoming.raw, incoming.source, now))
+        if between is not None:
+            between()
         transport.taken(incoming)
     return stored
 
@@ -53,6 +59,7 @@ class MaildirIntake:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._box = mailbox.Maildir(self.path, factory=None, create=True)
 
     def waiting(self) -> Iterator[Incoming]:

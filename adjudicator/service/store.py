@@ -15,12 +15,13 @@ clock.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 # Each migration is a list of statements; never edit one that has shipped,
 # add a new one.
@@ -51,6 +52,64 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             last_error TEXT NOT NULL DEFAULT ''
         )""",
         "CREATE INDEX outbox_pending ON outbox (sent_at, next_try)",
+    ),
+    (
+        """CREATE TABLE games (
+            name TEXT PRIMARY KEY,
+            variant TEXT NOT NULL,
+            options TEXT NOT NULL,
+            language TEXT NOT NULL,
+            time_zone TEXT NOT NULL,
+            gm TEXT,
+            status TEXT NOT NULL,
+            phase TEXT NOT NULL,
+            state TEXT NOT NULL,
+            deadline TEXT,
+            deadlines TEXT NOT NULL,
+            outcome TEXT NOT NULL DEFAULT '',
+            created_at TEXT NOT NULL
+        )""",
+        """CREATE TABLE players (
+            game TEXT NOT NULL REFERENCES games (name),
+            power TEXT NOT NULL,
+            address TEXT,
+            password_hash TEXT,
+            status TEXT NOT NULL,
+            joined_at TEXT,
+            PRIMARY KEY (game, power)
+        )""",
+        """CREATE TABLE submissions (
+            game TEXT NOT NULL REFERENCES games (name),
+            phase TEXT NOT NULL,
+            power TEXT NOT NULL,
+            orders TEXT NOT NULL DEFAULT '[]',
+            has_orders INTEGER NOT NULL DEFAULT 0,
+            ready INTEGER NOT NULL DEFAULT 0,
+            draw_vote INTEGER NOT NULL DEFAULT 0,
+            concede_to TEXT,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (game, phase, power)
+        )""",
+        """CREATE TABLE phases (
+            game TEXT NOT NULL REFERENCES games (name),
+            phase TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            orders TEXT NOT NULL,
+            report TEXT NOT NULL,
+            report_text TEXT NOT NULL,
+            trigger TEXT NOT NULL,
+            processed_at TEXT NOT NULL,
+            PRIMARY KEY (game, phase)
+        )""",
+        """CREATE TABLE game_log (
+            game TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            detail TEXT NOT NULL,
+            PRIMARY KEY (game, seq)
+        )""",
     ),
 )
 
@@ -89,6 +148,73 @@ class OutboundMail:
     attempts: int
     sent_at: str | None
     last_error: str
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as stored: ``status`` is ``forming`` (seats open), ``active``
+    or ``finished``; ``state`` is the game module's state of ``phase``;
+    ``deadline`` an ISO-8601 UTC time or None; ``deadlines`` maps phase
+    kinds to durations in seconds; ``outcome`` says how a finished game ended."""
+
+    name: str
+    variant: str
+    options: dict[str, Any]
+    language: str
+    time_zone: str
+    gm: str | None
+    status: str
+    phase: str
+    state: dict[str, Any]
+    deadline: str | None
+    deadlines: dict[str, int]
+    outcome: str
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """A seat: ``status`` is ``open``, ``playing`` or ``resigned``; the
+    password is kept only as a hash (adjudicator.service.auth)."""
+
+    game: str
+    power: str
+    address: str | None
+    password_hash: str | None
+    status: str
+    joined_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """What a power has sent for one phase: its accepted orders (canonical),
+    whether it sent any, readiness and its secret votes."""
+
+    game: str
+    phase: str
+    power: str
+    orders: tuple[str, ...]
+    has_orders: bool
+    ready: bool
+    draw_vote: bool
+    concede_to: str | None
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class PhaseRecord:
+    """A resolved phase: the state it was resolved from, the orders used,
+    the report data and the rendered report text."""
+
+    game: str
+    phase: str
+    state: dict[str, Any]
+    orders: dict[str, list[str]]
+    report: dict[str, Any]
+    report_text: str
+    trigger: str
+    processed_at: str
+    seq: int = 0
 
 
 def content_hash(raw: bytes) -> str:
@@ -255,3 +381,133 @@ class Store:
                 "UPDATE outbox SET attempts = attempts + 1, next_try = ?, last_error = ? WHERE id = ?",
                 (next_try, error, mail_id),
             )
+
+    # --- games -----------------------------------------------------------------
+    # Reads use the store's one connection, so inside ``transaction()`` they
+    # see what the transaction wrote; writes take the transaction's ``db``.
+
+    def create_game(self, db: sqlite3.Connection, game: GameRecord, powers: tuple[str, ...]) -> None:
+        """Insert a new game and an open seat for each power."""
+        db.execute(
+            "INSERT INTO games (name, variant, options, language, time_zone, gm, status, phase, state, deadline,"
+            " deadlines, outcome, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game.name, game.variant, _dump(game.options), game.language, game.time_zone, game.gm, game.status,
+                game.phase, _dump(game.state), game.deadline, _dump(game.deadlines), game.outcome, game.created_at,
+            ),
+        )
+        for power in powers:
+            db.execute("INSERT INTO players (game, power, status) VALUES (?, ?, 'open')", (game.name, power))
+
+    def game(self, name: str) -> GameRecord | None:
+        """The game called ``name`` (names compare case-insensitively), or None."""
+        row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE LOWER(name) = LOWER(?)", (name,)).fetchone()
+        return None if row is None else _game(row)
+
+    def games(self) -> list[GameRecord]:
+        """Every game, by name."""
+        return [_game(row) for row in self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY name")]
+
+    def update_game(self, db: sqlite3.Connection, game: GameRecord) -> None:
+        """Write a game's changeable fields (status, phase, state, deadline, outcome, options)."""
+        db.execute(
+            "UPDATE games SET status = ?, phase = ?, state = ?, deadline = ?, outcome = ?, options = ?, deadlines = ?"
+            " WHERE name = ?",
+            (game.status, game.phase, _dump(game.state), game.deadline, game.outcome, _dump(game.options),
+             _dump(game.deadlines), game.name),
+        )
+
+    def players(self, game: str) -> list[PlayerRecord]:
+        """The seats of a game, in the order the powers were created."""
+        rows = self._db.execute(
+            "SELECT game, power, address, password_hash, status, joined_at FROM players WHERE game = ? ORDER BY rowid",
+            (game,),
+        )
+        return [PlayerRecord(*row) for row in rows]
+
+    def update_player(self, db: sqlite3.Connection, player: PlayerRecord) -> None:
+        """Write a seat's address, password hash, status and joining time."""
+        db.execute(
+            "UPDATE players SET address = ?, password_hash = ?, status = ?, joined_at = ? WHERE game = ? AND power = ?",
+            (player.address, player.password_hash, player.status, player.joined_at, player.game, player.power),
+        )
+
+    def submissions(self, game: str, phase: str) -> dict[str, Submission]:
+        """Every power's submission for a phase (powers that sent nothing are absent)."""
+        rows = self._db.execute(
+            "SELECT game, phase, power, orders, has_orders, ready, draw_vote, concede_to, updated_at"
+            " FROM submissions WHERE game = ? AND phase = ?",
+            (game, phase),
+        )
+        result = {}
+        for row in rows:
+            game_name, phase_name, power, orders, has_orders, ready, draw_vote, concede_to, updated_at = row
+            result[power] = Submission(
+                game_name, phase_name, power, tuple(json.loads(orders)), bool(has_orders), bool(ready),
+                bool(draw_vote), concede_to, updated_at,
+            )
+        return result
+
+    def save_submission(self, db: sqlite3.Connection, entry: Submission) -> None:
+        """Insert or replace a power's submission for a phase."""
+        db.execute(
+            "INSERT INTO submissions (game, phase, power, orders, has_orders, ready, draw_vote, concede_to, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game, phase, power) DO UPDATE SET"
+            " orders = excluded.orders, has_orders = excluded.has_orders, ready = excluded.ready,"
+            " draw_vote = excluded.draw_vote, concede_to = excluded.concede_to, updated_at = excluded.updated_at",
+            (entry.game, entry.phase, entry.power, _dump(list(entry.orders)), int(entry.has_orders), int(entry.ready),
+             int(entry.draw_vote), entry.concede_to, entry.updated_at),
+        )
+
+    def add_phase(self, db: sqlite3.Connection, entry: PhaseRecord) -> bool:
+        """Record a resolved phase; False (and nothing written) when that
+        phase of that game was recorded before."""
+        if db.execute("SELECT 1 FROM phases WHERE game = ? AND phase = ?", (entry.game, entry.phase)).fetchone():
+            return False
+        seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM phases WHERE game = ?", (entry.game,)).fetchone()[0]
+        db.execute(
+            "INSERT INTO phases (game, phase, seq, state, orders, report, report_text, trigger, processed_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (entry.game, entry.phase, seq, _dump(entry.state), _dump(entry.orders), _dump(entry.report),
+             entry.report_text, entry.trigger, entry.processed_at),
+        )
+        return True
+
+    def phases(self, game: str) -> list[PhaseRecord]:
+        """A game's resolved phases, oldest first."""
+        rows = self._db.execute(
+            "SELECT game, phase, seq, state, orders, report, report_text, trigger, processed_at"
+            " FROM phases WHERE game = ? ORDER BY seq",
+            (game,),
+        )
+        return [
+            PhaseRecord(g, p, json.loads(st), json.loads(o), json.loads(r), text, trig, at, seq)
+            for g, p, seq, st, o, r, text, trig, at in rows
+        ]
+
+    def log(self, db: sqlite3.Connection, game: str, at: str, kind: str, detail: str) -> None:
+        """Append a line to a game's log (sign-ons, resignations, votes' outcome)."""
+        seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM game_log WHERE game = ?", (game,)).fetchone()[0]
+        db.execute("INSERT INTO game_log (game, seq, at, kind, detail) VALUES (?, ?, ?, ?, ?)", (game, seq, at, kind, detail))
+
+    def game_log(self, game: str) -> list[tuple[str, str, str]]:
+        """A game's log as (time, kind, detail), oldest first."""
+        rows = self._db.execute("SELECT at, kind, detail FROM game_log WHERE game = ? ORDER BY seq", (game,))
+        return [(at, kind, detail) for at, kind, detail in rows]
+
+
+_GAME_COLUMNS = (
+    "name, variant, options, language, time_zone, gm, status, phase, state, deadline, deadlines, outcome, created_at"
+)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _game(row: tuple[Any, ...]) -> GameRecord:
+    name, variant, options, language, time_zone, gm, status, phase, state, deadline, deadlines, outcome, created = row
+    return GameRecord(
+        name, variant, json.loads(options), language, time_zone, gm, status, phase, json.loads(state), deadline,
+        json.loads(deadlines), outcome, created,
+    )

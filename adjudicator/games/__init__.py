@@ -1,0 +1,22 @@
+"""Game modules: what the judge service knows about a game.
+
+The service talks to every game through the ``GameModule`` interface of
+``adjudicator.games.base`` (state as JSON data, order checking, phase
+resolution, report data).  Diplomacy variants share one module class fed by
+a map; sealed-play card games add their own module beside it.
+"""
+
+from __future__ import annotations
+
+from adjudicator.core.mapdata import MapError
+from adjudicator.games.base import GameModule, UnknownGame
+from adjudicator.games.diplomacy import DiplomacyGame
+
+
+def game_module(variant: str) -> GameModule:
+    """The module for ``variant`` (a map name such as ``standard`` or
+    ``30jk``); raises ``UnknownGame`` naming the variant otherwise."""
+    try:
+        return DiplomacyGame.for_variant(variant)
+    except MapError as error:
+        raise UnknownGame(f"unknown variant {variant!r}: {error}") from None

@@ -1,0 +1,141 @@
+"""The interface between the judge service and a game's rules.
+
+A game's state is plain JSON data (stored per phase by the service); every
+method here is a pure function of its arguments.  The service never looks
+inside a state: it asks the module which phase it is, who has to act,
+what a power's order lines mean, and what comes of a phase.  A sealed-play
+card game fits the same shape: its "phase" is the current action, its
+"orders" are the plays, and ``submission_means_ready`` makes the judge
+reveal as soon as every player has played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol, Sequence
+
+JSON = dict[str, Any]
+
+
+class UnknownGame(ValueError):
+    """No game module for a variant name."""
+
+
+class GameSetupError(ValueError):
+    """Options that a game cannot start with; the message names the option."""
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptedOrder:
+    """An order line as understood: mail line number, the text written and
+    the canonical form."""
+
+    line: int
+    text: str
+    canonical: str
+
+
+@dataclass(frozen=True, slots=True)
+class OrderProblem:
+    """An order line that was not accepted: where, what was wrong, a hint."""
+
+    line: int
+    column: int
+    text: str
+    message: str
+    hint: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OrderCheck:
+    """What one power's order lines amount to in the current phase.
+
+    ``accepted`` are the orders that will be used (canonical form);
+    ``problems`` every line that was not accepted; ``missing`` describes
+    what still has no order (units that will hold, builds not yet used)."""
+
+    accepted: tuple[AcceptedOrder, ...]
+    problems: tuple[OrderProblem, ...]
+    missing: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The outcome of one phase.
+
+    ``state`` is the state of ``next_phase`` (or the final state when
+    ``next_phase`` is ``None``: the game is over, ``winner`` or ``draw``
+    says how).  ``report`` is the data the module's report template
+    renders; it is public (sent to every player)."""
+
+    phase: str
+    next_phase: str | None
+    state: JSON
+    report: JSON
+    winner: str | None = None
+    draw: str | None = None
+    eliminated: tuple[str, ...] = ()
+
+
+class GameModule(Protocol):
+    """What the service needs from a game (see the module docstring)."""
+
+    @property
+    def variant(self) -> str:
+        """The variant's name (as games are created with)."""
+        ...  # pragma: no cover
+
+    @property
+    def report_template(self) -> str:
+        """The report template's base name in ``templates/`` (``.txt.j2`` and ``.html.j2``)."""
+        ...  # pragma: no cover
+
+    @property
+    def submission_means_ready(self) -> bool:
+        """True when a power that has sent its orders counts as ready (sealed plays)."""
+        ...  # pragma: no cover
+
+    def powers(self) -> tuple[str, ...]:
+        """Every power (player seat) of the game, canonical names in order."""
+        ...  # pragma: no cover
+
+    def lookup_power(self, text: str) -> str | None:
+        """The canonical power for a name, alias or abbreviation, or None."""
+        ...  # pragma: no cover
+
+    def power_name(self, power: str, language: str) -> str:
+        """A power's name in ``language`` (``de``/``en``)."""
+        ...  # pragma: no cover
+
+    def start(self, options: Mapping[str, Any], seed: int) -> JSON:
+        """The first state; ``seed`` feeds any random choice.  Raises
+        ``GameSetupError`` for options the game cannot use."""
+        ...  # pragma: no cover
+
+    def phase(self, state: JSON) -> str:
+        """The name of the phase ``state`` is in."""
+        ...  # pragma: no cover
+
+    def phase_kind(self, state: JSON) -> str:
+        """The kind of phase (the key of the deadline rules): ``movement``,
+        ``retreat``, ``adjustment`` or a game's own kind."""
+        ...  # pragma: no cover
+
+    def must_act(self, state: JSON) -> tuple[str, ...]:
+        """The powers that have something to order in this phase; a power
+        not listed never counts as late."""
+        ...  # pragma: no cover
+
+    def check_orders(self, state: JSON, power: str, lines: Sequence[tuple[int, str]]) -> OrderCheck:
+        """Read one power's order lines (mail line number, text) against
+        the state, without revealing anything about other powers."""
+        ...  # pragma: no cover
+
+    def resolve(self, state: JSON, orders: Mapping[str, Sequence[str]]) -> Resolution:
+        """Resolve the phase with each power's accepted order lines;
+        powers without orders get the rules' defaults."""
+        ...  # pragma: no cover
+
+    def standings(self, state: JSON) -> dict[str, int]:
+        """A public score per power (supply centres, points) for listings."""
+        ...  # pragma: no cover

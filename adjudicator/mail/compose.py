@@ -1,0 +1,309 @@
+"""Writing the judge's outgoing mail as bytes ready for the outbox.
+
+``compose`` builds one complete MIME message (``email.policy.SMTP``: CRLF
+line ends, headers RFC 2047 encoded, bodies in UTF-8 made 7-bit clean with
+quoted-printable, so no SMTP extension is needed to send it).  Every mail
+carries the headers that keep the judge out of mail loops
+(``Auto-Submitted: auto-replied`` and the judge's ``X-Loop``) and the
+threading headers of the mail it answers.
+
+Text that may come from players (subjects, names, the message ids of the
+mails being answered) cannot inject headers: control characters and line
+breaks become spaces before anything is written, and addresses that could
+smuggle in other recipients are refused with ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from email import policy as email_policy
+from email.headerregistry import Address, BaseHeader, HeaderRegistry, UnstructuredHeader
+from email.message import EmailMessage
+from email.policy import Policy
+from email.utils import format_datetime
+from typing import Any, cast
+
+from adjudicator.mail.loops import AUTO_SUBMITTED_REPLY
+
+SUBJECT_LIMIT = 200
+"""Subjects are cut to this many characters."""
+
+# Message ids longer than this cannot be written on one header line
+# (998 octets at most); such ids from other mails are left out.
+_ID_LIMIT = 900
+# A long References chain keeps its first id and the most recent ones.
+_REFERENCES_LIMIT = 20
+
+_MIME_TYPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$")
+_ADDRESS_FORBIDDEN = set('<>,;:()[]"\\')
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a mail.
+
+    With ``content_id`` set the file is also shown inline: the HTML body
+    refers to it as ``cid:<content_id>`` (for example a PNG map), and it is
+    attached as an ordinary file as well, for readers of the plain text.
+    """
+
+    filename: str
+    mime_type: str
+    data: bytes
+    content_id: str | None = None
+
+
+class _VerbatimHeader(UnstructuredHeader):
+    """A header written as it is (ASCII), folded only at its spaces: message
+    ids must never be RFC 2047 encoded, or threading breaks."""
+
+    def fold(self, *, policy: Policy) -> str:
+        name: str = getattr(self, "name")
+        limit = policy.max_line_length or 998
+        lines: list[str] = []
+        current = f"{name}:"
+        for word in str(self).split():
+            if len(current) + 1 + len(word) > limit and current.strip() != f"{name}:":
+                lines.append(current)
+                current = ""
+            current += " " + word
+        lines.append(current)
+        return policy.linesep.join(lines) + policy.linesep
+
+
+def _policy() -> Policy:
+    registry = HeaderRegistry()
+    for name in ("message-id", "in-reply-to", "references"):
+        # typeshed does not know that the registry mixes BaseHeader in
+        registry.map_to_type(name, cast("type[BaseHeader]", _VerbatimHeader))
+    policy: Policy = email_policy.SMTP.clone(header_factory=registry)
+    return policy
+
+
+_POLICY = _policy()
+
+
+def clean_text(value: str) -> str:
+    """``value`` on one line: every control character and line or paragraph
+    separator (CR, LF, TAB, NUL, U+2028, ...) replaced by a space, and the
+    ends stripped.  What comes out cannot start another header."""
+    return "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in value).strip()
+
+
+def _header_text(value: str) -> str:
+    """``clean_text`` made safe for a header: the email package decodes
+    RFC 2047 encoded words (``=?charset?q?...?=``) in header values it is
+    given, and a decoded word may hold a line break; so ``=?`` is written
+    as ``= ?`` and no encoded word is left to decode."""
+    text = clean_text(value)
+    while "=?" in text:
+        text = text.replace("=?", "= ?")
+    return text
+
+
+def _split_address(address: str) -> tuple[str, str]:
+    """The local part and (ASCII, IDNA-encoded) domain of a plain address;
+    ``ValueError`` for anything that is not one."""
+    if not isinstance(address, str) or not address:
+        raise ValueError(f"not a mail address: {address!r}")
+    if any(c.isspace() or unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in address):
+        raise ValueError(f"a mail address must not contain spaces or line breaks: {address!r}")
+    if "@" not in address:
+        raise ValueError(f"a mail address needs an '@': {address!r}")
+    if any(c in _ADDRESS_FORBIDDEN for c in address):
+        raise ValueError(f"a mail address must not contain any of <>,;:()[]\"\\: {address!r}")
+    local, domain = address.rsplit("@", 1)
+    if not local or not domain or "@" in local:
+        raise ValueError(f"not a mail address: {address!r}")
+    if not local.isascii():
+        raise ValueError(f"a mail address with a non-ASCII local part cannot be sent: {address!r}")
+    if not domain.isascii():
+        try:
+            domain = domain.encode("idna").decode("ascii")
+        except UnicodeError as error:
+            raise ValueError(f"not a mail domain: {address!r} ({error})") from None
+    if domain.startswith(".") or domain.endswith(".") or ".." in domain:
+        raise ValueError(f"not a mail domain: {address!r}")
+    return local, domain
+
+
+def check_address(address: str) -> str:
+    """``address`` as it will be written (an internationalised domain in
+    its ASCII form); ``ValueError`` when it holds spaces, line breaks,
+    control characters, list punctuation or no ``@``."""
+    local, domain = _split_address(address)
+    return f"{local}@{domain}"
+
+
+def make_message_id(domain: str) -> str:
+    """A new, unique Message-ID on ``domain``: ``<128 random bits@domain>``."""
+    check_address(f"x@{domain}")
+    return f"<{secrets.token_hex(16)}@{domain}>"
+
+
+def _message_id(value: str) -> str | None:
+    """A message id cleaned for a header, in angle brackets; ``None`` when
+    nothing usable is left (empty, non-ASCII or too long)."""
+    text = clean_text(value)
+    if not text or not text.isascii() or "=?" in text:
+        return None
+    if not text.startswith("<"):
+        text = "<" + text
+    if not text.endswith(">"):
+        text += ">"
+    return text if len(text) <= _ID_LIMIT else None
+
+
+def _references(references: Sequence[str], in_reply_to: str | None) -> list[str]:
+    ids: list[str] = []
+    for value in [*references, *([in_reply_to] if in_reply_to is not None else [])]:
+        cleaned = _message_id(value)
+        # A cleaned id may hold spaces where control characters were; each
+        # piece is a reference of its own then.
+        for piece in (cleaned.split() if cleaned is not None else []):
+            if piece not in ids:
+                ids.append(piece)
+    if len(ids) > _REFERENCES_LIMIT:
+        ids = [ids[0], *ids[-(_REFERENCES_LIMIT - 1):]]
+    return ids
+
+
+def _mailbox(name: str, address: str) -> Address:
+    local, domain = _split_address(address)
+    return Address(display_name=_header_text(name), username=local, domain=domain)
+
+
+def _text_cte(text: str) -> str | None:
+    """None lets the email package pick 7bit for short ASCII lines (or an
+    encoding for long ones); anything non-ASCII goes quoted-printable."""
+    return None if text.isascii() else "quoted-printable"
+
+
+def _normalise_lines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _attachment_kwargs(attachment: Attachment) -> dict[str, Any]:
+    if not _MIME_TYPE.match(attachment.mime_type):
+        raise ValueError(f"not a MIME type: {attachment.mime_type!r}")
+    maintype, subtype = attachment.mime_type.lower().split("/", 1)
+    if maintype == "multipart":
+        raise ValueError(f"an attachment cannot be {attachment.mime_type!r}")
+    return {
+        "maintype": maintype,
+        "subtype": subtype,
+        "filename": _header_text(attachment.filename) or "attachment",
+    }
+
+
+def _content_id(attachment: Attachment) -> str:
+    assert attachment.content_id is not None
+    cid = attachment.content_id.strip()
+    if cid.startswith("<") and cid.endswith(">"):
+        cid = cid[1:-1]
+    if not cid or not cid.isascii() or any(not c.isprintable() or c.isspace() or c in "<>" for c in cid):
+        raise ValueError(f"not a content id: {attachment.content_id!r}")
+    return f"<{cid}>"
+
+
+def compose(
+    *,
+    sender: str,
+    sender_name: str,
+    to: Sequence[str],
+    subject: str,
+    text: str,
+    html: str | None = None,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    loop_id: str,
+    date: datetime,
+    message_id: str | None = None,
+    attachments: Sequence[Attachment] = (),
+) -> bytes:
+    """One complete mail from the judge, as bytes with CRLF line ends.
+
+    Guarantees:
+
+    - headers ``From`` (``sender_name`` RFC 2047 encoded when not ASCII,
+      and ``sender``), ``To``, ``Subject`` (at most 200 characters),
+      ``Date`` (RFC 2822, from ``date``, which must be timezone-aware),
+      ``Message-ID`` (``message_id``, else a new unique one on the sender's
+      domain), ``Auto-Submitted: auto-replied``, ``X-Loop: <loop_id>``,
+      ``MIME-Version``, and when answering ``In-Reply-To`` and
+      ``References`` (``references`` then ``in_reply_to``, each once, in
+      that order);
+    - the body is text/plain in UTF-8; with ``html`` it is
+      multipart/alternative, plain text first and HTML last; attachments
+      with a ``content_id`` sit in a multipart/related next to the HTML
+      and are attached as ordinary files too; the whole is
+      multipart/mixed when there are attachments;
+    - no header can be injected: control characters and line breaks in
+      subject, names, file names and message ids become spaces, ``=?`` in
+      them is written ``= ?`` (no RFC 2047 word that could decode to a
+      line break), and ids of other mails that are not ASCII are left
+      out; an address with spaces, line breaks, list punctuation
+      (``<>,;:`` ...) or no ``@`` raises ``ValueError`` (pass the bare
+      ``local@domain``, not ``Name <local@domain>``), as do an empty
+      ``to``, an empty ``loop_id``, an unusable ``message_id``, an invalid
+      attachment MIME type or content id, and a naive ``date``.
+    """
+    if isinstance(to, str):
+        raise ValueError("to must be a sequence of addresses, not one string")
+    if not to:
+        raise ValueError("a mail needs at least one recipient")
+    if date.tzinfo is None or date.utcoffset() is None:
+        raise ValueError("the date of a mail must be timezone-aware")
+    loop = _header_text(loop_id)
+    if not loop:
+        raise ValueError("loop_id must not be empty")
+
+    from_address = _mailbox(sender_name, sender)
+    recipients = [_mailbox("", address) for address in to]
+    if message_id is None:
+        own_id = make_message_id(from_address.domain)
+    else:
+        cleaned = clean_text(message_id)
+        if not cleaned or not cleaned.isascii() or "=?" in cleaned or len(cleaned) > _ID_LIMIT:
+            raise ValueError(f"not a usable Message-ID: {message_id!r}")
+        own_id = cleaned if cleaned.startswith("<") else f"<{cleaned}>"
+    parent = _message_id(in_reply_to) if in_reply_to is not None else None
+    chain = _references(references, in_reply_to)
+
+    message = EmailMessage(policy=_POLICY)
+    message["From"] = from_address
+    message["To"] = recipients
+    message["Subject"] = _header_text(subject)[:SUBJECT_LIMIT].strip()
+    message["Date"] = format_datetime(date)
+    message["Message-ID"] = own_id
+    if parent is not None:
+        message["In-Reply-To"] = parent
+    if chain:
+        message["References"] = " ".join(chain)
+    message["Auto-Submitted"] = AUTO_SUBMITTED_REPLY
+    message["X-Loop"] = loop
+
+    plain = _normalise_lines(text)
+    message.set_content(plain, subtype="plain", charset="utf-8", cte=_text_cte(plain))
+    if html is not None:
+        markup = _normalise_lines(html)
+        message.add_alternative(markup, subtype="html", charset="utf-8", cte=_text_cte(markup))
+        html_part = list(message.iter_parts())[-1]
+        for attachment in attachments:
+            if attachment.content_id is not None:
+                html_part.add_related(
+                    attachment.data, cid=_content_id(attachment), disposition="inline",
+                    **_attachment_kwargs(attachment),
+                )
+    for attachment in attachments:
+        if attachment.content_id is not None and html is None:
+            _content_id(attachment)  # the same checks with or without HTML
+        message.add_attachment(attachment.data, disposition="attachment", **_attachment_kwargs(attachment))
+    if "MIME-Version" not in message:
+        message["MIME-Version"] = "1.0"
+    return message.as_bytes()

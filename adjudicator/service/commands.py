@@ -1,0 +1,623 @@
+"""The player command language of order mails.
+
+A mail is read line by line.  A line whose first word is a command keyword
+(``SIGNON``, ``ANMELDEN``, ``READY``, ...; English or German, any case) is
+a command and is read with the grammar ``grammars/commands.lark``; every
+other non-blank line is an order of the game the player signed on to and is
+only collected here, with its line number, for the game's own grammar.
+
+``parse_mail`` turns a mail text (already stripped of quotes and signature
+by ``adjudicator.mail.body``) into ``Item`` values in mail order: a command,
+a run of order lines (``OrderLines``), or a malformed command
+(``CommandError``, with line, column, message and a hint showing the
+syntax).  It never raises.  ``SIGNOFF`` ends the mail: nothing after it is
+read, as in njudge, and the ``SignOff`` item says how many lines that was.
+
+``COMMANDS`` describes every command once (keywords, syntax, description in
+English and German); the grammar, the error hints and ``help_text`` all
+agree with it, so HELP is generated, never written by hand.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal, TypeAlias
+
+from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from adjudicator.resources import grammar_path
+
+Language: TypeAlias = Literal["en", "de"]
+"""The languages of the command language: English and German."""
+
+LANGUAGES: tuple[Language, ...] = ("en", "de")
+"""Every language ``help_text`` and ``CommandSpec.syntax`` accept."""
+
+
+# --- The commands ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SignOn:
+    """``SIGNON <power> <game> <password>``: sign on to ``game`` as ``power``.
+
+    ``power`` is the words before the last two, joined by single spaces
+    (``Vereinigte Niederlande``, ``Braunschweig-Lüneburg``); ``game`` and
+    ``password`` are single words of printable characters, as written.
+    """
+
+    power: str
+    game: str
+    password: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignOff:
+    """``SIGNOFF``: the end of the mail; nothing after it is read.
+
+    ``ignored_lines`` is how many non-blank lines followed it (and were
+    not read); 0 when built by hand.
+    """
+
+    ignored_lines: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """``READY``: the player's orders for this phase are final."""
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """``WAIT``: do not process the phase early for this player."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListGames:
+    """``LIST [game]``: list all games (``game`` is ``None``) or one game."""
+
+    game: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """``HISTORY <game> [phase]``: the results of ``game``, of one phase or
+    (``phase`` is ``None``) of all phases; ``phase`` is one word, as written."""
+
+    game: str
+    phase: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChangePassword:
+    """``PASSWORD <new>``: set the password of the signed-on power to ``new``
+    (one word of printable characters)."""
+
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """``RESIGN``: the signed-on power leaves the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """``DRAW``: vote for a draw."""
+
+
+@dataclass(frozen=True, slots=True)
+class NoDraw:
+    """``NODRAW`` / ``NO DRAW``: withdraw the vote for a draw."""
+
+
+@dataclass(frozen=True, slots=True)
+class Concede:
+    """``CONCEDE <power>``: vote to concede the game to ``power`` (its words
+    joined by single spaces)."""
+
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoConcede:
+    """``NOCONCEDE`` / ``NO CONCEDE``: withdraw the vote to concede."""
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    """``HELP``: send the player the command help (see ``help_text``)."""
+
+
+Command: TypeAlias = (
+    SignOn | SignOff | Ready | Wait | ListGames | History | ChangePassword | Resign | Draw | NoDraw | Concede
+    | NoConcede | Help
+)
+"""Any command a player can give in a mail."""
+
+
+@dataclass(frozen=True, slots=True)
+class OrderLines:
+    """A run of consecutive non-command lines: the game orders.
+
+    Each entry is ``(line number, text)``: the 1-based line of the mail and
+    the line with surrounding whitespace stripped, never empty.  Blank
+    lines do not end a run and are not included; a command does.
+    """
+
+    lines: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CommandError:
+    """A line starting with a command keyword that is otherwise malformed.
+
+    ``line`` and ``column`` are 1-based and point into the original mail
+    line (at the offending character or word, or just past the end of the
+    line when something is missing).  ``message`` says what is wrong and
+    ``hint`` is the correct syntax (``SIGNON <power> <game> <password>``),
+    both in the language of the keyword the player used.
+    """
+
+    line: int
+    column: int
+    message: str
+    hint: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}, column {self.column}: {self.message} ({self.hint})"
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One thing a mail says, at the 1-based ``line`` where it starts (for
+    ``OrderLines``, the line of its first order)."""
+
+    line: int
+    value: Command | OrderLines | CommandError
+
+
+# --- The registry ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """One argument of a command, named in both languages.
+
+    ``optional`` arguments may be left out (they are written ``[name]`` in
+    the syntax, the others ``<name>``); a ``several_words`` argument (a
+    power name) takes all words not needed by the arguments after it.
+    """
+
+    english: str
+    german: str
+    optional: bool = False
+    several_words: bool = False
+
+    def name(self, language: Language) -> str:
+        """The argument's name in ``language``."""
+        return self.english if language == "en" else self.german
+
+    def shown(self, language: Language) -> str:
+        """The argument as the syntax writes it: ``<name>`` or ``[name]``."""
+        name = self.name(language)
+        return f"[{name}]" if self.optional else f"<{name}>"
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    """One command of the language, described once for both languages.
+
+    ``rule`` is its rule in ``grammars/commands.lark`` and ``rule.upper()``
+    the terminal of its keywords; ``english`` and ``german`` are its
+    keywords as the help writes them (upper case, the first one preferred);
+    ``kind`` is the class ``build`` returns; ``build`` makes the command from
+    its argument values in parameter order (optional ones left out when
+    not given).
+    """
+
+    rule: str
+    kind: type[Command]
+    english: tuple[str, ...]
+    german: tuple[str, ...]
+    parameters: tuple[Parameter, ...]
+    description_en: str
+    description_de: str
+    build: Callable[[tuple[str, ...]], Command]
+
+    @property
+    def terminal(self) -> str:
+        """The grammar terminal of this command's keywords."""
+        return self.rule.upper()
+
+    def keywords(self, language: Language) -> tuple[str, ...]:
+        """The keywords in ``language``, preferred first."""
+        return self.english if language == "en" else self.german
+
+    def description(self, language: Language) -> str:
+        """The one-line description in ``language``."""
+        return self.description_en if language == "en" else self.description_de
+
+    def usage(self, keyword: str) -> str:
+        """The syntax written with ``keyword`` and argument names in that
+        keyword's language (``ANMELDEN <macht> <spiel> <passwort>``)."""
+        language: Language = "de" if keyword in self.german else "en"
+        return " ".join([keyword, *(p.shown(language) for p in self.parameters)])
+
+    def syntax(self, language: Language) -> str:
+        """The syntax in ``language`` with its preferred keyword
+        (``SIGNON <power> <game> <password>``)."""
+        return self.usage(self.keywords(language)[0])
+
+    @property
+    def required(self) -> int:
+        """How many words the command needs at least."""
+        return sum(1 for p in self.parameters if not p.optional)
+
+    @property
+    def maximum(self) -> int | None:
+        """How many words it takes at most (``None``: no limit)."""
+        if any(p.several_words for p in self.parameters):
+            return None
+        return len(self.parameters)
+
+
+_POWER = Parameter("power", "macht", several_words=True)
+_GAME = Parameter("game", "spiel")
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec(
+        "signon", SignOn, ("SIGNON",), ("ANMELDEN",),
+        (_POWER, _GAME, Parameter("password", "passwort")),
+        "Sign on to a game as a power (the power may be several words).",
+        "Als Macht an einem Spiel anmelden (die Macht darf mehrere Wörter haben).",
+        lambda a: SignOn(a[0], a[1], a[2]),
+    ),
+    CommandSpec(
+        "signoff", SignOff, ("SIGNOFF",), ("ABMELDEN", "ENDE"), (),
+        "End of the mail: nothing after this line is read.",
+        "Ende der Mail: nichts nach dieser Zeile wird gelesen.",
+        lambda a: SignOff(),
+    ),
+    CommandSpec(
+        "ready", Ready, ("READY",), ("BEREIT",), (),
+        "Your orders for this phase are final.",
+        "Deine Befehle für diese Phase sind endgültig.",
+        lambda a: Ready(),
+    ),
+    CommandSpec(
+        "wait", Wait, ("WAIT",), ("WARTEN",), (),
+        "Do not process the phase early; wait for the deadline.",
+        "Die Phase nicht vorzeitig auswerten; bis zum Termin warten.",
+        lambda a: Wait(),
+    ),
+    CommandSpec(
+        "list", ListGames, ("LIST",), ("LISTE",), (Parameter("game", "spiel", optional=True),),
+        "List all games, or the details of one game.",
+        "Alle Spiele auflisten, oder die Einzelheiten eines Spiels.",
+        lambda a: ListGames(a[0] if a else None),
+    ),
+    CommandSpec(
+        "history", History, ("HISTORY",), ("VERLAUF",), (_GAME, Parameter("phase", "phase", optional=True)),
+        "Send the results of a game, of all phases or of one phase.",
+        "Die Ergebnisse eines Spiels schicken, aller Phasen oder einer Phase.",
+        lambda a: History(a[0], a[1] if len(a) > 1 else None),
+    ),
+    CommandSpec(
+        "password", ChangePassword, ("PASSWORD",), ("PASSWORT",), (Parameter("new", "neu"),),
+        "Change your password (one word).",
+        "Dein Passwort ändern (ein Wort).",
+        lambda a: ChangePassword(a[0]),
+    ),
+    CommandSpec(
+        "resign", Resign, ("RESIGN",), ("AUFGEBEN",), (),
+        "Leave the game you signed on to.",
+        "Das Spiel verlassen, bei dem du angemeldet bist.",
+        lambda a: Resign(),
+    ),
+    CommandSpec(
+        "draw", Draw, ("DRAW",), ("REMIS",), (),
+        "Vote for a draw.",
+        "Für ein Remis stimmen.",
+        lambda a: Draw(),
+    ),
+    CommandSpec(
+        "nodraw", NoDraw, ("NODRAW", "NO DRAW"), ("KEIN REMIS",), (),
+        "Withdraw your vote for a draw.",
+        "Die Stimme für ein Remis zurücknehmen.",
+        lambda a: NoDraw(),
+    ),
+    CommandSpec(
+        "concede", Concede, ("CONCEDE",), ("KAPITULIEREN",), (_POWER,),
+        "Vote to concede the game to a power.",
+        "Dafür stimmen, vor einer Macht zu kapitulieren.",
+        lambda a: Concede(a[0]),
+    ),
+    CommandSpec(
+        "noconcede", NoConcede, ("NOCONCEDE", "NO CONCEDE"), ("KEINE KAPITULATION",), (),
+        "Withdraw your vote to concede.",
+        "Die Stimme für die Kapitulation zurücknehmen.",
+        lambda a: NoConcede(),
+    ),
+    CommandSpec(
+        "help", Help, ("HELP",), ("HILFE",), (),
+        "Send this help.",
+        "Diese Hilfe schicken.",
+        lambda a: Help(),
+    ),
+)
+"""Every command, in the order the help lists them; one entry per command
+class, and every keyword of the grammar is in exactly one entry."""
+
+_BY_TERMINAL = {spec.terminal: spec for spec in COMMANDS}
+
+
+# --- Help -----------------------------------------------------------------
+
+_HELP_FRAME: dict[Language, tuple[str, str, str, str]] = {
+    "en": (
+        "Commands (one per line, in upper or lower case, in English or German):",
+        "also",
+        "in German",
+        "Any other line is read as an order of the game you signed on to.",
+    ),
+    "de": (
+        "Befehle (einer pro Zeile, groß oder klein geschrieben, deutsch oder englisch):",
+        "auch",
+        "englisch",
+        "Jede andere Zeile wird als Zug des Spiels gelesen, bei dem du angemeldet bist.",
+    ),
+}
+
+
+def help_text(language: str) -> str:
+    """The command help in ``language`` (``"en"`` or ``"de"``), generated
+    from ``COMMANDS``: for every command its syntax and description in that
+    language and its other keywords in both languages, then the rule that
+    any other line is an order.  Raises ``ValueError`` for another
+    language."""
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown help language {language!r} (en or de)")
+    lang: Language = "en" if language == "en" else "de"
+    other: Language = "de" if lang == "en" else "en"
+    title, also, other_name, orders = _HELP_FRAME[lang]
+    lines = [title, ""]
+    for spec in COMMANDS:
+        lines.append(spec.syntax(lang))
+        lines.append(f"    {spec.description(lang)}")
+        aliases = [f"{also}: {', '.join(spec.keywords(lang)[1:])}"] if len(spec.keywords(lang)) > 1 else []
+        aliases.append(f"{other_name}: {', '.join(spec.keywords(other))}")
+        lines.append(f"    ({'; '.join(aliases)})")
+    lines += ["", orders]
+    return "\n".join(lines) + "\n"
+
+
+# --- Reading a command line -----------------------------------------------
+
+
+@cache
+def _parser() -> Lark:
+    return Lark(
+        grammar_path("commands").read_text(encoding="utf-8"),
+        start="command",
+        parser="lalr",
+        maybe_placeholders=False,
+    )
+
+
+_MESSAGES: dict[Language, dict[str, str]] = {
+    "en": {
+        "missing": "{keyword} is missing {names}",
+        "missing_many": "{keyword} is missing {names}",
+        "and": " and ",
+        "extra": "unexpected {word!r}: {keyword} takes {allowed}",
+        "none": "nothing after it",
+        "one": "one word after it",
+        "at_most_one": "at most one word after it",
+        "at_most": "at most {count} words after it",
+        "unprintable": "unprintable character U+{code:04X} in {word!r}",
+        "character": "unexpected character {char!r}",
+    },
+    "de": {
+        "missing": "bei {keyword} fehlt {names}",
+        "missing_many": "bei {keyword} fehlen {names}",
+        "and": " und ",
+        "extra": "unerwartet {word!r}: nach {keyword} steht {allowed}",
+        "none": "nichts mehr",
+        "one": "genau ein Wort",
+        "at_most_one": "höchstens ein Wort",
+        "at_most": "höchstens {count} Wörter",
+        "unprintable": "nicht druckbares Zeichen U+{code:04X} in {word!r}",
+        "character": "unerwartetes Zeichen {char!r}",
+    },
+}
+
+
+def _short(word: str, limit: int = 40) -> str:
+    """A word as an error message quotes it: at most ``limit`` characters."""
+    return word if len(word) <= limit else word[: limit - 3] + "..."
+
+
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    """A command line being read: its number, text and keyword."""
+
+    number: int
+    text: str
+    spec: CommandSpec
+    keyword: str
+    language: Language
+
+    def error(self, column: int, key: str, **values: object) -> CommandError:
+        words = _MESSAGES[self.language]
+        message = words[key].format(keyword=self.keyword, **values)
+        return CommandError(self.number, column, message, self.spec.usage(self.keyword))
+
+    def end_column(self) -> int:
+        return len(self.text.rstrip()) + 1
+
+    def check(self, words: list[tuple[str, int]]) -> Command | CommandError:
+        """The command from its argument words (text, 0-based position), or
+        what is wrong with them."""
+        spec, messages = self.spec, _MESSAGES[self.language]
+        for word, position in words:
+            for offset, char in enumerate(word):
+                if not char.isprintable():
+                    return self.error(position + offset + 1, "unprintable", code=ord(char), word=_short(word))
+        if len(words) < spec.required:
+            needed = [p for p in spec.parameters if not p.optional][len(words):]
+            names = [p.shown(self.language) for p in needed]
+            joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + messages["and"] + names[-1]
+            key = "missing" if len(names) == 1 else "missing_many"
+            return self.error(self.end_column(), key, names=joined)
+        maximum = spec.maximum
+        if maximum is not None and len(words) > maximum:
+            word, position = words[maximum]
+            if maximum == 0:
+                allowed = messages["none"]
+            elif maximum == 1:
+                allowed = messages["one" if spec.required == 1 else "at_most_one"]
+            else:
+                allowed = messages["at_most"].format(count=maximum)
+            return self.error(position + 1, "extra", word=_short(word), allowed=allowed)
+        texts = [word for word, _ in words]
+        values: list[str] = []
+        for index, parameter in enumerate(spec.parameters):
+            if not texts:
+                break
+            if parameter.several_words:
+                take = len(texts) - (len(spec.parameters) - index - 1)
+                values.append(" ".join(texts[:take]))
+                texts = texts[take:]
+            else:
+                values.append(texts.pop(0))
+        return spec.build(tuple(values))
+
+
+def _reader(number: int, text: str, keyword: Token) -> _Reader | None:
+    spec = _BY_TERMINAL.get(keyword.type)
+    if spec is None:  # pragma: no cover - the grammar's first token is a keyword
+        return None
+    written = " ".join(str(keyword).split()).upper()
+    for language in LANGUAGES:
+        if written in spec.keywords(language):
+            return _Reader(number, text, spec, written, language)
+    return _Reader(number, text, spec, spec.english[0], "en")  # pragma: no cover - grammar and registry agree
+
+
+def _first_token(text: str) -> Token | None:
+    """The first token of ``text`` as the grammar's lexer sees it."""
+    try:
+        return next(iter(_parser().lex(text)), None)
+    except UnexpectedInput:  # pragma: no cover - every non-space run is a WORD
+        return None
+
+
+_WORDS = re.compile(r"\S+")
+
+
+def _failed_on_first_token(error: UnexpectedInput, start: int) -> bool:
+    if isinstance(error, UnexpectedToken):
+        # The end token borrows the position of the last token read, so
+        # running out of input is never a failure on the first token.
+        return error.token.type != "$END" and (error.token.start_pos or 0) <= start
+    if isinstance(error, UnexpectedCharacters):
+        return (error.pos_in_stream or 0) <= start
+    return False  # pragma: no cover - LALR raises only the two above
+
+
+def parse_command(text: str, number: int = 1) -> Command | CommandError | None:
+    """Read one mail line (``text``, without its line break) as a command.
+
+    Returns ``None`` when the line is not a command (blank, or the command
+    grammar fails on its first token: the first word is no keyword), the
+    command when it is well-formed, and a ``CommandError`` (with 1-based
+    ``column`` into ``text`` and ``number`` as its line) when it starts
+    with a keyword but is malformed.  Never raises.
+    """
+    start = len(text) - len(text.lstrip())
+    if start == len(text):
+        return None
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as error:
+        if _failed_on_first_token(error, start):
+            return None
+        keyword = _first_token(text)
+        reader = _reader(number, text, keyword) if keyword is not None else None
+        if reader is None or keyword is None or keyword.end_pos is None:  # pragma: no cover
+            return CommandError(number, start + 1, "unreadable command", "HELP")
+        words = [(m.group(), m.start()) for m in _WORDS.finditer(text, keyword.end_pos)]
+        result = reader.check(words)
+        if isinstance(result, CommandError):
+            return result
+        # The registry accepted what the grammar did not: report the grammar.
+        return _grammar_error(reader, error)  # pragma: no cover
+    assert isinstance(tree, Tree)
+    keyword, *rest = (child for child in tree.children if isinstance(child, Token))
+    reader = _reader(number, text, keyword)
+    if reader is None:  # pragma: no cover
+        return CommandError(number, start + 1, "unreadable command", "HELP")
+    return reader.check([(str(word), word.start_pos or 0) for word in rest])
+
+
+def _grammar_error(reader: _Reader, error: UnexpectedInput) -> CommandError:  # pragma: no cover
+    if isinstance(error, UnexpectedToken) and error.token.type != "$END":
+        return reader.error(error.column, "extra", word=_short(str(error.token)), allowed=_MESSAGES[reader.language]["none"])
+    if isinstance(error, UnexpectedCharacters):
+        return reader.error(error.column, "character", char=reader.text[error.pos_in_stream or 0])
+    return reader.error(reader.end_column(), "missing", names="?")
+
+
+# --- Reading a mail -------------------------------------------------------
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def mail_lines(text: str) -> list[str]:
+    """The lines of a mail text, split at ``\\r\\n``, ``\\r`` and ``\\n`` only
+    (form feeds and other Unicode separators stay inside their line, so
+    line numbers are those a mail reader shows); a leading byte-order mark
+    is dropped."""
+    return _LINE_BREAK.split(text.removeprefix("\ufeff"))
+
+
+def parse_mail(text: str) -> tuple[Item, ...]:
+    """Read a mail: its commands, order lines and malformed commands, in
+    mail order.
+
+    Every non-blank line up to a ``SIGNOFF`` is in exactly one item:
+    consecutive non-command lines form one ``OrderLines`` item (blank lines
+    do not end the run and are left out); each command line gives the command or a
+    ``CommandError``.  A ``SIGNOFF`` is the last item and records how many
+    non-blank lines after it were ignored.  Line numbers are 1-based.
+    Never raises, whatever the text.
+    """
+    items: list[Item] = []
+    run: list[tuple[int, str]] = []
+
+    def flush() -> Iterator[Item]:
+        if run:
+            yield Item(run[0][0], OrderLines(tuple(run)))
+            run.clear()
+
+    lines = mail_lines(text)
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        value = parse_command(line, number)
+        if value is None:
+            run.append((number, stripped))
+            continue
+        items.extend(flush())
+        if isinstance(value, SignOff):
+            ignored = sum(1 for rest in lines[number:] if rest.strip())
+            items.append(Item(number, SignOff(ignored)))
+            return tuple(items)
+        items.append(Item(number, value))
+    items.extend(flush())
+    return tuple(items)

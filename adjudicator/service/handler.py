@@ -1,0 +1,420 @@
+"""Handling one stored incoming mail: read it, carry out its commands in
+order, and queue one threaded acknowledgement — all in one transaction
+with marking the mail done, so each mail is handled exactly once.
+
+Mail that must never be answered (automatic mail, bounces, the judge's own
+mail) is marked ``ignored`` with the reason.  A mail without a usable
+sender is ignored too.  Everything else gets an answer, also when it is
+garbled: the answer says what could not be read.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from email import message_from_bytes, policy
+from email.message import EmailMessage, Message
+from email.utils import getaddresses
+from typing import Any
+
+from adjudicator.config import Config, is_address
+from adjudicator.games import game_module
+from adjudicator.games.base import GameModule
+from adjudicator.mail.body import player_text
+from adjudicator.mail.loops import why_not_answered
+from adjudicator.service import commands as cmd
+from adjudicator.service.auth import check_password, hash_password
+from adjudicator.service.notify import queue, reply_subject
+from adjudicator.service.render import Texts, render
+from adjudicator.service.store import GameRecord, InboundMail, PlayerRecord, Store, Submission
+from adjudicator.service.turns import ACTIVE, FINISHED, FORMING, end_by_agreement, everyone_ready, start_game
+
+log = logging.getLogger(__name__)
+
+MAX_LINES = 2000
+
+
+@dataclass
+class Section:
+    """The answer to one command of a mail: the command as echoed (with
+    any password hidden) and the answer's lines."""
+
+    echo: str
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _SignedOn:
+    game: GameRecord
+    player: PlayerRecord
+    module: GameModule
+    lines: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class HandledMail:
+    """What became of a mail: its final state and the games that may now
+    be ready to resolve early."""
+
+    state: str
+    note: str
+    games_to_check: tuple[str, ...] = ()
+
+
+def sender_of(message: Message) -> str | None:
+    """The address to answer: Reply-To, else From; None when neither holds
+    exactly one plausible address."""
+    for header in ("Reply-To", "From"):
+        try:
+            values = message.get_all(header) or []
+            addresses = [a for _, a in getaddresses([str(v) for v in values]) if a]
+        except Exception:  # a header too broken to parse counts as absent
+            addresses = []
+        if len(addresses) == 1 and is_address(addresses[0]) and addresses[0].isascii():
+            return addresses[0]
+    return None
+
+
+def handle_mail(store: Store, config: Config, mail: InboundMail, now: datetime) -> HandledMail:
+    """Handle one stored mail completely (see the module docstring)."""
+    try:
+        message: Message = message_from_bytes(mail.raw, policy=policy.default)
+        reason = why_not_answered(message, config.loop_id)
+        sender = sender_of(message)
+    except Exception as error:  # the parser itself failed: nothing to answer to
+        message, reason, sender = EmailMessage(), f"unreadable headers: {error}", None
+    if reason is None and sender is None:
+        reason = "no usable sender address"
+    if reason is None and sender is not None and sender.lower() == config.address.lower():
+        reason = "sent from the judge's own address"
+    if reason is not None:
+        log.info("mail %s not answered: %s", mail.id, reason)
+        with store.transaction() as db:
+            store.finish_inbound(db, mail.id, "ignored", reason)
+        return HandledMail("ignored", reason)
+    assert sender is not None
+    with store.transaction() as db:
+        session = _Session(store, db, config, sender, now)
+        session.run(message)
+        text = render(
+            "ack.txt.j2", session.texts, session.power_name, judge=config.address,
+            games=session.game_lines(), sections=session.sections,
+        )
+        message_id = _header(message, "Message-ID")
+        references = _header(message, "References").split() if _header(message, "References") else []
+        queue(
+            store, db, config, sender, reply_subject(_header(message, "Subject")), text, now,
+            in_reply_to=message_id or None, references=references,
+        )
+        store.finish_inbound(db, mail.id, "done", f"answered {sender}")
+    return HandledMail("done", f"answered {sender}", tuple(sorted(session.touched)))
+
+
+def _header(message: Message, name: str) -> str:
+    try:
+        value = message.get(name)
+        return " ".join(str(value).split()) if value is not None else ""
+    except Exception:
+        return ""
+
+
+class _Session:
+    """The commands of one mail, carried out in order."""
+
+    def __init__(self, store: Store, db: sqlite3.Connection, config: Config, sender: str, now: datetime) -> None:
+        self.store, self.db, self.config, self.sender, self.now = store, db, config, sender, now
+        self.texts = Texts(config.language, config.time_zone)
+        self.sections: list[Section] = []
+        self.current: _SignedOn | None = None
+        self.signed: dict[str, _SignedOn] = {}
+        self.touched: set[str] = set()
+        self.pending: tuple[Section, set[int]] | None = None
+
+    def power_name(self, power: str) -> str:
+        """A power's name in the mail's language (of the last sign-on)."""
+        if self.current is None:
+            return power
+        return self.current.module.power_name(power, self.current.game.language)
+
+    def game_lines(self) -> list[dict[str, Any]]:
+        """The machine-readable header data of each game signed on to."""
+        result = []
+        for signed in self.signed.values():
+            game = self.store.game(signed.game.name) or signed.game
+            result.append({"game": game.name, "power": signed.player.power, "phase": game.phase,
+                           "deadline": game.deadline, "status": game.status})
+        return result
+
+    def run(self, message: Message) -> None:
+        """Read the body and carry out every command."""
+        try:
+            text = player_text(message)
+        except Exception as error:  # a body no decoder can read is answered, not fatal
+            self.sections.append(Section(self.texts("unreadable_echo"), [self.texts("unreadable_body", error=error)]))
+            return
+        lines = text.splitlines()
+        if len(lines) > MAX_LINES:
+            self.sections.append(Section(self.texts("too_long_echo"),
+                                         [self.texts("too_long", read=MAX_LINES, total=len(lines))]))
+            text = "\n".join(lines[:MAX_LINES])
+        items = cmd.parse_mail(text)
+        if not any(not isinstance(i.value, cmd.SignOff) for i in items):
+            self.sections.append(Section(self.texts("empty_echo"), [self.texts("empty_mail")]))
+        for item in items:
+            self._dispatch(item.line, item.value)
+        self._finish_orders()
+
+    # --- dispatch ------------------------------------------------------------
+
+    def _dispatch(self, line: int, value: Any) -> None:
+        if isinstance(value, cmd.OrderLines):
+            self._orders(value)
+            return
+        self._finish_orders()
+        if isinstance(value, cmd.CommandError):
+            hint = f" {self.texts('hint', hint=value.hint)}" if value.hint else ""
+            self.sections.append(Section(self.texts("line_echo", line=line),
+                                         [self.texts("command_error", line=value.line, column=value.column,
+                                                     message=value.message) + hint]))
+        elif isinstance(value, cmd.SignOn):
+            self._sign_on(value)
+        elif isinstance(value, cmd.SignOff):
+            self.sections.append(Section("SIGNOFF", [self.texts("signed_off")]))
+        elif isinstance(value, cmd.Help):
+            self.sections.append(Section("HELP", cmd.help_text(self.texts.language).splitlines()))
+        elif isinstance(value, cmd.ListGames):
+            self._list(value)
+        elif isinstance(value, cmd.History):
+            self._history(value)
+        else:
+            self._player_command(value)
+
+    def _sign_on(self, value: cmd.SignOn) -> None:
+        section = Section(f"SIGNON {value.power} {value.game} ****")
+        self.sections.append(section)
+        self.current = None
+        game = self.store.game(value.game)
+        module = game_module(game.variant) if game is not None else None
+        power = module.lookup_power(value.power) if module is not None else None
+        seat = next((p for p in self.store.players(game.name) if p.power == power), None) if game else None
+        if game is None or module is None or seat is None:
+            check_password(value.password, None)
+            section.lines.append(self.texts("signon_failed"))
+            return
+        self.texts = Texts(game.language, game.time_zone)
+        if seat.status == "open" and game.status == FORMING:
+            seat = replace(seat, address=self.sender, password_hash=hash_password(value.password),
+                           status="playing", joined_at=self.now.isoformat())
+            self.store.update_player(self.db, seat)
+            self.store.log(self.db, game.name, self.now.isoformat(), "joined", seat.power)
+            section.lines.append(self.texts("signon_joined", power=module.power_name(seat.power, game.language),
+                                            game=game.name))
+            if all(p.status != "open" for p in self.store.players(game.name)):
+                game = start_game(self.store, self.db, self.config, game, self.now)
+                section.lines.append(self.texts("game_started", game=game.name, phase=game.phase))
+        elif seat.status == "playing" and check_password(value.password, seat.password_hash):
+            section.lines.append(self.texts("signon_ok", power=module.power_name(seat.power, game.language),
+                                            game=game.name))
+        else:
+            if seat.status != "playing":
+                check_password(value.password, None)
+            section.lines.append(self.texts("signon_failed"))
+            return
+        self.current = _SignedOn(game, seat, module)
+        self.signed[game.name] = self.current
+        self._describe_phase(section)
+
+    def _describe_phase(self, section: Section) -> None:
+        assert self.current is not None
+        game = self.store.game(self.current.game.name) or self.current.game
+        if game.status == FINISHED:
+            section.lines.append(self.texts("game_over", game=game.name, outcome=game.outcome))
+        elif game.status == FORMING:
+            open_seats = sum(1 for p in self.store.players(game.name) if p.status == "open")
+            section.lines.append(self.texts("game_forming", open=open_seats))
+        else:
+            section.lines.append(self.texts("phase_line", phase=game.phase, deadline=self.texts.when(game.deadline)))
+
+    # --- orders ----------------------------------------------------------------
+
+    def _orders(self, value: cmd.OrderLines) -> None:
+        first = value.lines[0][0]
+        section = Section(self.texts("orders_echo", first=first, last=value.lines[-1][0]))
+        self.sections.append(section)
+        if self.current is None:
+            section.lines.append(self.texts("sign_on_first"))
+            return
+        game = self.store.game(self.current.game.name) or self.current.game
+        if game.status != ACTIVE:
+            section.lines.append(self.texts("game_over", game=game.name, outcome=game.outcome)
+                                 if game.status == FINISHED else self.texts("not_started", game=game.name))
+            return
+        if self.current.player.power not in self.current.module.must_act(game.state):
+            section.lines.append(self.texts("nothing_to_order", phase=game.phase))
+            return
+        self.current.lines.extend(value.lines)
+        self.pending = (section, {number for number, _ in value.lines})
+
+    def _finish_orders(self) -> None:
+        """Check and store the order lines collected for the current sign-on
+        (all order lines of one mail for one power form its new order set)."""
+        signed, pending = self.current, self.pending
+        if signed is None or pending is None:
+            return
+        section, block = pending
+        self.pending = None
+        game = self.store.game(signed.game.name) or signed.game
+        power = signed.player.power
+        check = signed.module.check_orders(game.state, power, signed.lines)
+        for accepted in (a for a in check.accepted if a.line in block):
+            section.lines.append(self.texts("order_ok", line=accepted.line, order=accepted.canonical))
+        for problem in (p for p in check.problems if p.line in block):
+            hint = f" {self.texts('hint', hint=problem.hint)}" if problem.hint else ""
+            section.lines.append(self.texts("order_error", line=problem.line, column=problem.column,
+                                            text=problem.text, message=problem.message) + hint)
+        if check.missing:
+            section.lines.append(self.texts("still_missing", units=", ".join(check.missing)))
+        else:
+            section.lines.append(self.texts("all_ordered"))
+        entry = self._submission(game, power)
+        self.store.save_submission(self.db, replace(
+            entry, orders=tuple(a.canonical for a in check.accepted), has_orders=True, updated_at=self.now.isoformat()
+        ))
+        section.lines.append(self.texts("orders_replace", count=len(check.accepted), phase=game.phase))
+        self.touched.add(game.name)
+
+    def _submission(self, game: GameRecord, power: str) -> Submission:
+        existing = self.store.submissions(game.name, game.phase).get(power)
+        return existing or Submission(game.name, game.phase, power, (), False, False, False, None, self.now.isoformat())
+
+    # --- other commands ----------------------------------------------------------
+
+    def _player_command(self, value: Any) -> None:
+        echo = {cmd.Ready: "READY", cmd.Wait: "WAIT", cmd.ChangePassword: "PASSWORD ****", cmd.Resign: "RESIGN",
+                cmd.Draw: "DRAW", cmd.NoDraw: "NODRAW", cmd.NoConcede: "NOCONCEDE"}.get(type(value))
+        if isinstance(value, cmd.Concede):
+            echo = f"CONCEDE {value.power}"
+        section = Section(echo or type(value).__name__.upper())
+        self.sections.append(section)
+        if self.current is None:
+            section.lines.append(self.texts("sign_on_first"))
+            return
+        game = self.store.game(self.current.game.name) or self.current.game
+        seat = self.current.player
+        if isinstance(value, cmd.ChangePassword):
+            seat = replace(seat, password_hash=hash_password(value.new))
+            self.store.update_player(self.db, seat)
+            self.current.player = seat
+            section.lines.append(self.texts("password_changed"))
+            return
+        if game.status != ACTIVE:
+            section.lines.append(self.texts("game_over", game=game.name, outcome=game.outcome)
+                                 if game.status == FINISHED else self.texts("not_started", game=game.name))
+            return
+        if isinstance(value, cmd.Resign):
+            self.store.update_player(self.db, replace(seat, status="resigned"))
+            self.store.log(self.db, game.name, self.now.isoformat(), "resigned", seat.power)
+            section.lines.append(self.texts("resigned", game=game.name))
+            self.current = None
+            self.signed.pop(game.name, None)
+            self.touched.add(game.name)
+            return
+        entry = self._submission(game, seat.power)
+        if isinstance(value, (cmd.Ready, cmd.Wait)):
+            entry = replace(entry, ready=isinstance(value, cmd.Ready))
+            section.lines.append(self.texts("ready" if entry.ready else "waiting"))
+        elif isinstance(value, (cmd.Draw, cmd.NoDraw)):
+            entry = replace(entry, draw_vote=isinstance(value, cmd.Draw))
+            section.lines.append(self.texts("vote_recorded" if entry.draw_vote else "vote_withdrawn"))
+        elif isinstance(value, cmd.Concede):
+            winner = self.current.module.lookup_power(value.power)
+            if winner is None or winner == seat.power:
+                section.lines.append(self.texts("concede_unknown", power=value.power))
+                return
+            entry = replace(entry, concede_to=winner)
+            section.lines.append(self.texts("vote_recorded"))
+        else:
+            entry = replace(entry, concede_to=None)
+            section.lines.append(self.texts("vote_withdrawn"))
+        self.store.save_submission(self.db, replace(entry, updated_at=self.now.isoformat()))
+        self.touched.add(game.name)
+        self._check_votes(game, section)
+
+    def _check_votes(self, game: GameRecord, section: Section) -> None:
+        module = self.current.module if self.current else game_module(game.variant)
+        standings = module.standings(game.state)
+        acting = set(module.must_act(game.state))
+        alive = [p for p in self.store.players(game.name)
+                 if p.status == "playing" and (standings.get(p.power, 0) > 0 or p.power in acting)]
+        votes = self.store.submissions(game.name, game.phase)
+        if not alive:
+            return
+        if all(votes.get(p.power) is not None and votes[p.power].draw_vote for p in alive):
+            names = ", ".join(module.power_name(p.power, game.language) for p in alive)
+            end_by_agreement(self.store, self.db, self.config, game, self.texts("outcome_draw", powers=names),
+                             self.now)
+            section.lines.append(self.texts("game_ended_now"))
+            return
+        for winner in {v.concede_to for v in votes.values() if v.concede_to}:
+            others = [p for p in alive if p.power != winner]
+            if others and all(votes.get(p.power) is not None and votes[p.power].concede_to == winner for p in others):
+                name = module.power_name(winner, game.language)
+                end_by_agreement(self.store, self.db, self.config, game, self.texts("outcome_concession", power=name),
+                                 self.now)
+                section.lines.append(self.texts("game_ended_now"))
+                return
+
+    def _list(self, value: cmd.ListGames) -> None:
+        section = Section(f"LIST {value.game or ''}".strip())
+        self.sections.append(section)
+        games = self.store.games()
+        if value.game is not None:
+            game = self.store.game(value.game)
+            if game is None:
+                section.lines.append(self.texts("no_such_game", game=value.game))
+                return
+            games = [game]
+        if not games:
+            section.lines.append(self.texts("no_games"))
+        for game in games:
+            module = game_module(game.variant)
+            texts = Texts(self.texts.language, game.time_zone)
+            seats = self.store.players(game.name)
+            open_seats = sum(1 for p in seats if p.status == "open")
+            section.lines.append(texts("list_line", game=game.name, variant=game.variant, status=texts(game.status),
+                                       phase=game.phase, open=open_seats,
+                                       deadline=texts.when(game.deadline) if game.deadline else "-"))
+            if value.game is not None:
+                standings = module.standings(game.state)
+                for seat in seats:
+                    section.lines.append(texts("list_seat", power=module.power_name(seat.power, game.language),
+                                               status=texts(f"seat_{seat.status}"),
+                                               score=standings.get(seat.power, 0)))
+                if game.outcome:
+                    section.lines.append(game.outcome)
+
+    def _history(self, value: cmd.History) -> None:
+        section = Section(f"HISTORY {value.game} {value.phase or ''}".strip())
+        self.sections.append(section)
+        game = self.store.game(value.game)
+        if game is None:
+            section.lines.append(self.texts("no_such_game", game=value.game))
+            return
+        phases = self.store.phases(game.name)
+        if value.phase is None:
+            if not phases:
+                section.lines.append(self.texts("no_history", game=game.name))
+            texts = Texts(self.texts.language, game.time_zone)
+            for entry in phases:
+                section.lines.append(texts("history_line", phase=entry.phase, at=texts.when(entry.processed_at)))
+            for at, kind, detail in self.store.game_log(game.name):
+                if kind in ("created", "started", "resigned", "ended"):
+                    section.lines.append(f"{texts.machine_time(at)} {kind}: {detail}")
+            return
+        wanted = next((e for e in phases if e.phase.upper() == value.phase.upper()), None)
+        if wanted is None:
+            section.lines.append(self.texts("no_such_phase", game=game.name, phase=value.phase))
+            return
+        section.lines.extend(wanted.report_text.splitlines())

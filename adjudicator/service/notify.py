@@ -1,0 +1,62 @@
+"""Putting the judge's mails into the outbox: every mail is composed here
+(with the judge's From, X-Loop and Auto-Submitted headers) and queued in
+the caller's transaction, so a mail is queued exactly when the change it
+reports is committed."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from email.utils import parseaddr
+from typing import Sequence
+
+from adjudicator.config import Config
+from adjudicator.mail.compose import Attachment, compose
+from adjudicator.service.store import Store
+
+MAX_SUBJECT = 200
+
+
+def safe_subject(text: str) -> str:
+    """A subject with no line breaks or control characters, at most 200 characters."""
+    cleaned = "".join(ch if ch.isprintable() else " " for ch in text)
+    return " ".join(cleaned.split())[:MAX_SUBJECT]
+
+
+def reply_subject(original: str | None) -> str:
+    """``Re: <original>`` (once), cleaned like ``safe_subject``."""
+    subject = safe_subject(original or "")
+    if not subject:
+        return "Re: (ohne Betreff / no subject)"
+    return subject if subject.lower().startswith("re:") else f"Re: {subject}"
+
+
+def queue(
+    store: Store,
+    db: sqlite3.Connection,
+    config: Config,
+    to: str,
+    subject: str,
+    text: str,
+    now: datetime,
+    *,
+    html: str | None = None,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    attachments: Sequence[Attachment] = (),
+) -> str:
+    """Compose one mail to ``to`` and queue it; returns the outbox id."""
+    message = compose(
+        sender=config.address,
+        sender_name=config.name,
+        to=[to],
+        subject=safe_subject(subject),
+        text=text,
+        html=html,
+        in_reply_to=in_reply_to,
+        references=references,
+        loop_id=config.loop_id,
+        date=now,
+        attachments=attachments,
+    )
+    return store.queue_mail(db, (parseaddr(to)[1] or to,), message, now.isoformat())

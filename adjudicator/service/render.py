@@ -1,0 +1,99 @@
+"""Player-facing text: the message catalogue (templates/texts.toml) and the
+Jinja2 templates of acknowledgements and reports, in German or English.
+
+``Texts`` formats catalogue entries; ``render`` fills a template with a
+context plus the helpers every template may use: ``t`` (a catalogue entry),
+``power`` (a power's name in the mail's language) and ``when`` (a time in
+the game's time zone).  Rendering reads only the packaged files.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
+from typing import Any, Callable
+from zoneinfo import ZoneInfo
+
+import jinja2
+
+from adjudicator.resources import data_dir
+
+_WEEKDAYS = {
+    "de": ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
+    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+}
+_MONTHS = {
+    "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+           "November", "Dezember"),
+    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"),
+}
+
+
+@cache
+def catalogue() -> dict[str, dict[str, str]]:
+    """Every catalogue entry: key -> language -> text (``str.format`` fields)."""
+    with open(data_dir("templates") / "texts.toml", "rb") as handle:
+        data = tomllib.load(handle)
+    return {key: dict(value) for key, value in data.items()}
+
+
+@dataclass(frozen=True)
+class Texts:
+    """The catalogue in one language (``de`` or ``en``) and time zone."""
+
+    language: str
+    time_zone: str = "UTC"
+
+    def __call__(self, key: str, **fields: Any) -> str:
+        """The entry ``key`` with ``fields`` filled in (``KeyError`` for an unknown key)."""
+        entry = catalogue()[key]
+        return entry.get(self.language, entry["en"]).format(**fields)
+
+    def when(self, moment: str | datetime | None) -> str:
+        """A time written out in the game's zone with the zone named, e.g.
+        ``Sonntag, 6. Dezember 2026, 20:00 Uhr CET (Europe/Berlin)``."""
+        if moment is None:
+            return self("no_deadline")
+        value = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
+        local = value.astimezone(ZoneInfo(self.time_zone))
+        weekday = _WEEKDAYS[self.language][local.weekday()]
+        month = _MONTHS[self.language][local.month - 1]
+        zone = f"{local.tzname()} ({self.time_zone})"
+        if self.language == "de":
+            return f"{weekday}, {local.day}. {month} {local.year}, {local:%H:%M} Uhr {zone}"
+        return f"{weekday}, {local.day} {month} {local.year}, {local:%H:%M} {zone}"
+
+    def machine_time(self, moment: str | datetime | None) -> str:
+        """A time for the ``:: Deadline:`` line: ISO 8601 in the game's
+        zone, to the minute, with its UTC offset (``-`` when there is none)."""
+        if moment is None:
+            return "-"
+        value = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
+        return value.astimezone(ZoneInfo(self.time_zone)).isoformat(timespec="minutes")
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=False),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render(template: str, texts: Texts, power_name: Callable[[str], str], **context: Any) -> str:
+    """Render ``templates/<template>`` with ``context`` and the helpers
+    ``t``, ``when``, ``machine_time``, ``power`` and ``powers`` (a list of
+    power names, joined).  Raises on a name the
+    template uses but the context lacks (never renders a blank silently)."""
+    return _environment().get_template(template).render(
+        t=texts, when=texts.when, machine_time=texts.machine_time, power=power_name, language=texts.language,
+        powers=lambda items: ", ".join(power_name(p) for p in items),
+        **context,
+    )

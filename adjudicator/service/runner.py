@@ -1,0 +1,211 @@
+"""The running judge: one step per job, as in a mail server's runners.
+
+- ``poll``: take new mail in (store first), handle every stored mail not
+  yet handled, resolve games whose players are all ready or whose
+  deadline passed;
+- ``send``: hand due outbox mail to SMTP (or into the outgoing Maildir);
+- one APScheduler date job per active game at its deadline.
+
+All state lives in the database, so a restart continues where the last run
+stopped: unhandled mail is handled, a deadline that passed while the judge
+was down is processed at start-up, unsent mail is sent.  One bad mail
+never stops the judge: a mail whose handling fails is marked ``failed``
+with the error and the judge goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import mailbox
+import os
+import signal
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from adjudicator.config import Config
+from adjudicator.service.handler import handle_mail
+from adjudicator.service.imap import Backoff, ImapIntake, ImapSettings, MailboxUnavailable
+from adjudicator.service.intake import MaildirIntake, Transport, take_in
+from adjudicator.service.outbox import SendSummary, SmtpSettings, send_due
+from adjudicator.service.store import Store
+from adjudicator.service.turns import due_games, everyone_ready, process_phase
+
+log = logging.getLogger("adjudicator")
+
+CRASH_ENV = "ADJUDICATOR_CRASH_AT"
+
+
+def crash_point(name: str) -> None:
+    """Kill the process with SIGKILL at the named point when the environment
+    variable ADJUDICATOR_CRASH_AT names it (crash-safety tests); otherwise
+    do nothing."""
+    if os.environ.get(CRASH_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def utc_now() -> datetime:
+    """The current time in UTC (the service shell's only clock)."""
+    return datetime.now(timezone.utc)
+
+
+def make_transport(config: Config) -> Transport:
+    """The intake transport the configuration names."""
+    if config.mailbox.kind == "imap":
+        box = config.mailbox
+        return ImapIntake(ImapSettings(box.host, box.port, box.tls, box.user, box.password, box.folder))
+    return MaildirIntake(config.mailbox.path)
+
+
+def smtp_settings(config: Config) -> SmtpSettings:
+    """The SMTP settings of an ``smtp.kind = "smtp"`` configuration."""
+    smtp = config.smtp
+    return SmtpSettings(smtp.host, smtp.port, smtp.tls, config.address, smtp.user or None, smtp.password or None)
+
+
+def deliver_to_maildir(store: Store, path: Any, now: datetime) -> SendSummary:
+    """``smtp.kind = "maildir"``: write every due mail into the Maildir at
+    ``path`` and mark it sent (the judge then needs no mail server)."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    box = mailbox.Maildir(path, create=True)
+    sent = 0
+    for mail in store.due_mail(now.isoformat()):
+        box.add(mailbox.MaildirMessage(mail.message))
+        store.mark_sent(mail.id, now.isoformat())
+        sent += 1
+    return SendSummary(sent, 0, ())
+
+
+class Judge:
+    """The judge's jobs over one store, transport and configuration."""
+
+    def __init__(self, config: Config, store: Store, transport: Transport,
+                 clock: Callable[[], datetime] = utc_now) -> None:
+        self.config, self.store, self.transport, self.clock = config, store, transport, clock
+        self.backoff = Backoff(base=1.0, cap=300.0)
+        self.mailbox_retry_at: datetime | None = None
+        self.scheduler: AsyncIOScheduler | None = None
+
+    # --- one step each -----------------------------------------------------------
+
+    def take_in(self) -> int:
+        """Store the mailbox's new mail; returns how many were new.  An
+        unreachable mailbox is logged and retried after a growing pause."""
+        now = self.clock()
+        if self.mailbox_retry_at is not None and now < self.mailbox_retry_at:
+            return 0
+        try:
+            stored = take_in(self.store, self.transport, now.isoformat(), between=lambda: crash_point("saved"))
+        except MailboxUnavailable as error:
+            delay = self.backoff.failure()
+            self.mailbox_retry_at = now + timedelta(seconds=delay)
+            log.warning("%s; trying again in %.0f s", error, delay)
+            return 0
+        self.backoff.success()
+        self.mailbox_retry_at = None
+        crash_point("taken")
+        return sum(1 for _, new in stored if new)
+
+    def handle_pending(self) -> list[str]:
+        """Handle every stored, unhandled mail in arrival order; returns the
+        games whose players may all be ready now."""
+        touched: list[str] = []
+        for mail in self.store.pending_inbound():
+            try:
+                result = handle_mail(self.store, self.config, mail, self.clock())
+            except Exception as error:  # one mail must never stop the judge
+                log.exception("mail %s could not be handled", mail.id)
+                with self.store.transaction() as db:
+                    self.store.finish_inbound(db, mail.id, "failed", f"{type(error).__name__}: {error}")
+                continue
+            log.info("mail %s: %s (%s)", mail.id[:12], result.state, result.note)
+            crash_point("handled")
+            touched.extend(g for g in result.games_to_check if g not in touched)
+        return touched
+
+    def resolve_ready(self, names: list[str]) -> int:
+        """Resolve the games among ``names`` whose acting players are all ready."""
+        count = 0
+        for name in names:
+            game = self.store.game(name)
+            if game is not None and everyone_ready(self.store, game):
+                count += self.process(name, game.phase, "ready")
+        return count
+
+    def process_due(self) -> int:
+        """Resolve every active game whose deadline has passed."""
+        count = 0
+        for game in due_games(self.store, self.clock()):
+            count += self.process(game.name, game.phase, "deadline")
+        return count
+
+    def process(self, name: str, phase: str, trigger: str) -> int:
+        """Resolve ``phase`` of ``name`` if still current (1 if it did)."""
+        try:
+            done = process_phase(self.store, self.config, name, phase, self.clock(), trigger)
+        except Exception:  # a game that cannot be resolved must not stop the others
+            log.exception("game %s, phase %s could not be resolved", name, phase)
+            return 0
+        if done:
+            log.info("game %s: %s resolved (%s)", name, phase, trigger)
+        self.sync_deadlines()
+        return int(done)
+
+    def poll(self) -> None:
+        """One intake round: take in, handle, resolve what is ready or due."""
+        self.take_in()
+        touched = self.handle_pending()
+        self.resolve_ready(touched)
+        self.process_due()
+
+    async def send(self) -> SendSummary:
+        """Send the due outbox mail (SMTP or the outgoing Maildir)."""
+        now = self.clock()
+        if self.config.smtp.kind == "maildir":
+            return deliver_to_maildir(self.store, self.config.smtp.path, now)
+        summary = await send_due(self.store, smtp_settings(self.config), now, base_delay=self.config.retry_base)
+        for error in summary.errors:
+            log.warning("outbox: %s", error)
+        return summary
+
+    # --- scheduling --------------------------------------------------------------
+
+    def sync_deadlines(self) -> None:
+        """One scheduler job per active game at its stored deadline."""
+        if self.scheduler is None:
+            return
+        wanted = {}
+        for game in self.store.games():
+            if game.status == "active" and game.deadline:
+                wanted[f"deadline:{game.name}"] = (game.name, game.phase, datetime.fromisoformat(game.deadline))
+        for job in self.scheduler.get_jobs():
+            if job.id.startswith("deadline:") and job.id not in wanted:
+                job.remove()
+        for job_id, (name, phase, when) in wanted.items():
+            self.scheduler.add_job(
+                self.process, "date", run_date=when, args=(name, phase, "deadline"), id=job_id,
+                replace_existing=True, misfire_grace_time=None,
+            )
+
+    async def serve(self, stop: asyncio.Event) -> None:
+        """Run until ``stop`` is set: handle what a previous run left,
+        process missed deadlines, then poll, send and wait for deadlines."""
+        self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
+        self.scheduler.start()
+        try:
+            self.handle_pending()
+            self.process_due()
+            self.sync_deadlines()
+            send_every = min(self.config.poll_interval, 5.0)
+            self.scheduler.add_job(self.poll, "interval", seconds=self.config.poll_interval, id="poll",
+                                   next_run_time=self.clock(), max_instances=1, coalesce=True)
+            self.scheduler.add_job(self.send, "interval", seconds=send_every, id="send",
+                                   next_run_time=self.clock(), max_instances=1, coalesce=True)
+            await stop.wait()
+        finally:
+            self.scheduler.shutdown(wait=False)
+            self.scheduler = None

@@ -1,0 +1,222 @@
+"""A game's life in the judge: creation, start, resolving a phase, the end.
+
+Every step runs in one database transaction together with the mails it
+queues, so a crash leaves either all of it or none.  Resolving is guarded
+by the phase's name: ``process_phase(game, "S1901M")`` does nothing when the
+game is no longer in S1901M, so two triggers for one deadline (a restart,
+an early "all ready", an operator) resolve the phase once.  Orders count
+when they were stored before the phase was resolved; no clock reading ever
+turns a stored order late.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any, Mapping
+
+from adjudicator.config import Config
+from adjudicator.games import game_module
+from adjudicator.games.base import GameModule, Resolution
+from adjudicator.service.notify import queue
+from adjudicator.service.render import Texts, render
+from adjudicator.service.store import GameRecord, PhaseRecord, PlayerRecord, Store
+
+FORMING, ACTIVE, FINISHED = "forming", "active", "finished"
+
+
+class GameError(ValueError):
+    """A game operation that cannot be done; the message says why."""
+
+
+def create_game(
+    store: Store,
+    config: Config,
+    name: str,
+    variant: str,
+    options: Mapping[str, Any],
+    now: datetime,
+    *,
+    gm: str | None = None,
+    seed: int | None = None,
+) -> GameRecord:
+    """Create a game whose seats are open for sign-on.  ``options`` are the
+    variant's options plus the judge's own: ``language`` (de/en),
+    ``time_zone`` and ``deadline.<kind>`` (durations in seconds)."""
+    if not name or not name.isprintable() or " " in name or len(name) > 40:
+        raise GameError(f"game name {name!r}: use one word of at most 40 characters")
+    if store.game(name) is not None:
+        raise GameError(f"a game called {name!r} exists already")
+    module = game_module(variant)
+    own = {k: v for k, v in options.items() if k in ("language", "time_zone") or k.startswith("deadline.")}
+    rules_options = {k: v for k, v in options.items() if k not in own}
+    deadlines = dict(config.deadlines)
+    for key, value in own.items():
+        if key.startswith("deadline."):
+            if not isinstance(value, int) or value <= 0:
+                raise GameError(f"option {key}: expected seconds > 0, got {value!r}")
+            deadlines[key.removeprefix("deadline.")] = value
+    language = str(own.get("language", config.language))
+    if language not in ("de", "en"):
+        raise GameError(f"option language: expected de or en, got {language!r}")
+    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    state = module.start(rules_options, seed)
+    record = GameRecord(
+        name, module.variant, dict(state.get("options", rules_options)), language,
+        str(own.get("time_zone", config.time_zone)), gm, FORMING, module.phase(state), state, None, deadlines, "",
+        now.isoformat(),
+    )
+    with store.transaction() as db:
+        store.create_game(db, record, module.powers())
+        store.log(db, name, now.isoformat(), "created", f"variant {module.variant}")
+    return record
+
+
+def texts_for(game: GameRecord) -> Texts:
+    """The catalogue in the game's language and time zone."""
+    return Texts(game.language, game.time_zone)
+
+
+def deadline_after(game: GameRecord, module: GameModule, state: dict[str, Any], now: datetime) -> str:
+    """The deadline of the phase ``state`` is in, counted from ``now``."""
+    kind = module.phase_kind(state)
+    seconds = game.deadlines.get(kind) or game.deadlines.get("movement") or 72 * 3600
+    return (now + timedelta(seconds=seconds)).isoformat()
+
+
+def start_game(store: Store, db: sqlite3.Connection, config: Config, game: GameRecord, now: datetime) -> GameRecord:
+    """Start a forming game (all seats taken): set the first deadline and
+    tell every player (inside the caller's transaction)."""
+    module = game_module(game.variant)
+    started = replace(game, status=ACTIVE, deadline=deadline_after(game, module, game.state, now))
+    store.update_game(db, started)
+    store.log(db, game.name, now.isoformat(), "started", f"phase {game.phase}")
+    texts = texts_for(started)
+    for player in store.players(game.name):
+        if player.address:
+            text = render(
+                "game_start.txt.j2", texts, lambda p: module.power_name(p, started.language),
+                judge=config.address, game=started, you=player.power, players=store.players(game.name),
+                must_act=module.must_act(started.state),
+            )
+            queue(store, db, config, player.address, texts("start_subject", game=game.name), text, now)
+    return started
+
+
+def acting_players(store: Store, game: GameRecord, module: GameModule) -> list[PlayerRecord]:
+    """The seats that have to order in the current phase and are played."""
+    acting = set(module.must_act(game.state))
+    return [p for p in store.players(game.name) if p.power in acting and p.status == "playing"]
+
+
+def everyone_ready(store: Store, game: GameRecord) -> bool:
+    """True when every played seat that has to act is ready (a card game:
+    has played), so the phase may be resolved before its deadline."""
+    if game.status != ACTIVE:
+        return False
+    module = game_module(game.variant)
+    acting = acting_players(store, game, module)
+    if not acting:
+        return False
+    submissions = store.submissions(game.name, game.phase)
+    for player in acting:
+        entry = submissions.get(player.power)
+        if entry is None:
+            return False
+        if not (entry.ready or (module.submission_means_ready and entry.has_orders)):
+            return False
+    return True
+
+
+def process_phase(store: Store, config: Config, name: str, phase: str, now: datetime, trigger: str) -> bool:
+    """Resolve phase ``phase`` of game ``name`` if the game is still in it;
+    store the result, queue the reports, set the next deadline.  Returns
+    whether it resolved anything."""
+    with store.transaction() as db:
+        game = store.game(name)
+        if game is None or game.status != ACTIVE or game.phase != phase:
+            return False
+        module = game_module(game.variant)
+        playing = {p.power for p in store.players(game.name) if p.status == "playing"}
+        submissions = store.submissions(game.name, phase)
+        orders = {p: list(s.orders) for p, s in submissions.items() if s.has_orders and p in playing}
+        resolution = module.resolve(game.state, orders)
+        late = [p.power for p in acting_players(store, game, module) if not submissions.get(p.power, None)
+                or not submissions[p.power].has_orders]
+        finished = resolution.next_phase is None
+        outcome = _outcome(game, module, resolution) if finished else ""
+        following = replace(
+            game,
+            phase=module.phase(resolution.state),
+            state=resolution.state,
+            status=FINISHED if finished else ACTIVE,
+            deadline=None if finished else deadline_after(game, module, resolution.state, now),
+            outcome=outcome,
+        )
+        text, html = render_report(config, following, module, resolution.report, late, game.phase)
+        if not store.add_phase(
+            db, PhaseRecord(game.name, phase, game.state, orders, resolution.report, text, trigger, now.isoformat())
+        ):
+            return False
+        store.update_game(db, following)
+        store.log(db, game.name, now.isoformat(), "resolved", f"{phase} ({trigger})")
+        subject = texts_for(game)("report_subject", game=game.name, phase=phase)
+        for address in recipients(store, following):
+            queue(store, db, config, address, subject, text, now, html=html)
+    return True
+
+
+def recipients(store: Store, game: GameRecord) -> list[str]:
+    """The addresses a game's reports go to: every played seat and the GM."""
+    addresses = [p.address for p in store.players(game.name) if p.status == "playing" and p.address]
+    if game.gm and game.gm not in addresses:
+        addresses.append(game.gm)
+    return addresses
+
+
+def render_report(
+    config: Config, game: GameRecord, module: GameModule, report: dict[str, Any], late: list[str], phase: str
+) -> tuple[str, str]:
+    """The text and HTML turn report of a resolved phase (``game`` is the
+    game after the phase: its next phase, deadline and outcome)."""
+    texts = texts_for(game)
+    context = dict(judge=config.address, game=game, report=report, late=late, phase=phase)
+    name = lambda p: module.power_name(p, game.language)  # noqa: E731
+    return (
+        render(f"{module.report_template}.txt.j2", texts, name, **context),
+        render(f"{module.report_template}.html.j2", texts, name, **context),
+    )
+
+
+def _outcome(game: GameRecord, module: GameModule, resolution: Resolution) -> str:
+    texts = texts_for(game)
+    if resolution.winner:
+        return texts("outcome_solo", power=module.power_name(resolution.winner, game.language))
+    if resolution.draw:
+        return texts("outcome_draw_rules", reason=resolution.draw)
+    return texts("outcome_over")
+
+
+def end_by_agreement(
+    store: Store, db: sqlite3.Connection, config: Config, game: GameRecord, outcome: str, now: datetime
+) -> GameRecord:
+    """Finish a game by the players' unanimous vote (draw or concession)
+    and tell everyone, in the caller's transaction."""
+    ended = replace(game, status=FINISHED, deadline=None, outcome=outcome)
+    store.update_game(db, ended)
+    store.log(db, game.name, now.isoformat(), "ended", outcome)
+    texts = texts_for(game)
+    text = render("game_end.txt.j2", texts, str, judge=config.address, game=ended)
+    for address in recipients(store, ended):
+        queue(store, db, config, address, texts("end_subject", game=game.name), text, now)
+    return ended
+
+
+def due_games(store: Store, now: datetime) -> list[GameRecord]:
+    """Active games whose deadline has passed at ``now``."""
+    return [
+        g for g in store.games()
+        if g.status == ACTIVE and g.deadline is not None and datetime.fromisoformat(g.deadline) <= now
+    ]
