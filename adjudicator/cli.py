@@ -22,6 +22,7 @@ from adjudicator.config import ConfigError, load_config
 from adjudicator.contract import CaseError, run_case
 from adjudicator.core.mapdata import GameMap, MapError, check_map, load_map, load_map_file
 from adjudicator.maptext import describe_map, describe_province
+from adjudicator.service.admin import add_commands
 from adjudicator.service.intake import read_pipe
 from adjudicator.service.store import Store, StoreError
 
@@ -139,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     adjudicate.set_defaults(handler=command_adjudicate)
     receive = commands.add_parser("receive", help="store one mail from standard input (for procmail/.forward)")
     receive.set_defaults(handler=command_receive)
+    add_commands(commands)
     maps = commands.add_parser("map", help="check or list a map file").add_subparsers(dest="map_command", required=True)
     check = maps.add_parser("check", help="report every inconsistency of maps/NAME.toml (exit 1 if any)")
     check.add_argument("name", metavar="NAME", help="a map name, or the path of a .toml map file")

@@ -344,6 +344,18 @@ class MailServer:
         )
         self._controller.start()
 
+    def stop_smtp(self) -> None:
+        """Stop only the SMTP front (an SMTP outage while IMAP keeps running);
+        `start_smtp` brings it back on the same port."""
+        controller, self._controller = self._controller, None
+        if controller is not None:
+            controller.stop(no_assert=True)
+
+    def start_smtp(self) -> None:
+        """Start the SMTP front again after `stop_smtp`."""
+        if self._controller is None:
+            self._start_smtp()
+
     def stop(self) -> None:
         """Stop the SMTP thread and Dovecot; safe to call more than once.
 

@@ -12,6 +12,8 @@ from adjudicator.core.mapdata import MapError
 from adjudicator.games.base import GameModule, UnknownGame
 from adjudicator.games.diplomacy import DiplomacyGame
 
+__all__ = ["DiplomacyGame", "GameModule", "UnknownGame", "game_module"]
+
 
 def game_module(variant: str) -> GameModule:
     """The module for ``variant`` (a map name such as ``standard`` or
@@ -19,4 +21,4 @@ def game_module(variant: str) -> GameModule:
     try:
         return DiplomacyGame.for_variant(variant)
     except MapError as error:
-        raise UnknownGame(f"unknown variant {variant!r}: {error}") from None
+        raise UnknownGame(str(error)) from None

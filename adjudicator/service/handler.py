@@ -154,7 +154,7 @@ class _Session:
         except Exception as error:  # a body no decoder can read is answered, not fatal
             self.sections.append(Section(self.texts("unreadable_echo"), [self.texts("unreadable_body", error=error)]))
             return
-        lines = text.splitlines()
+        lines = cmd.mail_lines(text)
         if len(lines) > MAX_LINES:
             self.sections.append(Section(self.texts("too_long_echo"),
                                          [self.texts("too_long", read=MAX_LINES, total=len(lines))]))
@@ -181,7 +181,7 @@ class _Session:
         elif isinstance(value, cmd.SignOn):
             self._sign_on(value)
         elif isinstance(value, cmd.SignOff):
-            self.sections.append(Section("SIGNOFF", [self.texts("signed_off")]))
+            self.sections.append(Section("SIGNOFF", [self.texts("signed_off", ignored=value.ignored_lines)]))
         elif isinstance(value, cmd.Help):
             self.sections.append(Section("HELP", cmd.help_text(self.texts.language).splitlines()))
         elif isinstance(value, cmd.ListGames):

@@ -152,6 +152,7 @@ class Judge:
             return 0
         if done:
             log.info("game %s: %s resolved (%s)", name, phase, trigger)
+            crash_point("resolved")
         self.sync_deadlines()
         return int(done)
 
@@ -173,6 +174,14 @@ class Judge:
         return summary
 
     # --- scheduling --------------------------------------------------------------
+    # Jobs are coroutines so that APScheduler runs them in the event loop's
+    # thread, the only thread that uses the store's connection.
+
+    async def _poll_job(self) -> None:
+        self.poll()
+
+    async def _deadline_job(self, name: str, phase: str) -> None:
+        self.process(name, phase, "deadline")
 
     def sync_deadlines(self) -> None:
         """One scheduler job per active game at its stored deadline."""
@@ -187,7 +196,7 @@ class Judge:
                 job.remove()
         for job_id, (name, phase, when) in wanted.items():
             self.scheduler.add_job(
-                self.process, "date", run_date=when, args=(name, phase, "deadline"), id=job_id,
+                self._deadline_job, "date", run_date=when, args=(name, phase), id=job_id,
                 replace_existing=True, misfire_grace_time=None,
             )
 
@@ -201,7 +210,7 @@ class Judge:
             self.process_due()
             self.sync_deadlines()
             send_every = min(self.config.poll_interval, 5.0)
-            self.scheduler.add_job(self.poll, "interval", seconds=self.config.poll_interval, id="poll",
+            self.scheduler.add_job(self._poll_job, "interval", seconds=self.config.poll_interval, id="poll",
                                    next_run_time=self.clock(), max_instances=1, coalesce=True)
             self.scheduler.add_job(self.send, "interval", seconds=send_every, id="send",
                                    next_run_time=self.clock(), max_instances=1, coalesce=True)

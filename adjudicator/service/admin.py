@@ -1,0 +1,244 @@
+"""The operator's commands (docs/cli.md): ``serve``, ``demo``, ``game
+create|list|show`` and ``outbox``.  Each opens the configured database;
+SQLite's WAL mode lets them run beside a running judge."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import mailbox
+import signal
+import tempfile
+from email import message_from_bytes, policy
+from pathlib import Path
+from typing import Any, TextIO
+
+from adjudicator.config import parse_duration
+from adjudicator.games import UnknownGame, game_module
+from adjudicator.games.base import GameSetupError
+from adjudicator.service.demo import demo_config, play
+from adjudicator.service.imap import MailboxUnavailable
+from adjudicator.service.runner import Judge, make_transport, utc_now
+from adjudicator.service.store import Store, StoreError
+from adjudicator.service.turns import GameError, create_game
+
+EX_TEMPFAIL = 75
+
+
+def _open(args: argparse.Namespace, stderr: TextIO) -> Store | None:
+    try:
+        return Store(args.config.database)
+    except StoreError as error:
+        print(f"adjudicator {args.command}: {error}", file=stderr)
+        return None
+
+
+def option_value(key: str, text: str) -> Any:
+    """An ``--option KEY=VALUE`` value: durations for ``deadline.*`` keys
+    (``72h`` -> seconds), whole numbers, true/false, else the text."""
+    if key.startswith("deadline."):
+        return parse_duration(text)
+    if text.lstrip("-").isdigit():
+        return int(text)
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Create a game open for sign-on; 2 when the name, variant or an option is wrong."""
+    options: dict[str, Any] = {}
+    for item in args.option or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            print(f"adjudicator game create: --option {item!r}: expected KEY=VALUE", file=stderr)
+            return 2
+        try:
+            options[key.strip()] = option_value(key.strip(), value.strip())
+        except ValueError as error:
+            print(f"adjudicator game create: --option {key}: {error}", file=stderr)
+            return 2
+    store = _open(args, stderr)
+    if store is None:
+        return EX_TEMPFAIL
+    try:
+        game = create_game(store, args.config, args.name, args.variant or args.config.default_variant, options,
+                           utc_now(), gm=args.gm)
+    except (GameError, GameSetupError, UnknownGame) as error:
+        print(f"adjudicator game create: {error}", file=stderr)
+        return 2
+    finally:
+        store.close()
+    powers = game_module(game.variant).powers()
+    print(f"created {game.name} ({game.variant}), {len(powers)} powers open for sign-on: {', '.join(powers)}",
+          file=stdout)
+    return 0
+
+
+def command_game_list(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """One line per game: name, variant, status, phase, deadline, seats taken."""
+    store = _open(args, stderr)
+    if store is None:
+        return EX_TEMPFAIL
+    try:
+        games = store.games()
+        if not games:
+            print("no games", file=stdout)
+        for game in games:
+            seats = store.players(game.name)
+            taken = sum(1 for p in seats if p.status != "open")
+            print(f"{game.name}\t{game.variant}\t{game.status}\t{game.phase}\t{game.deadline or '-'}\t"
+                  f"{taken}/{len(seats)} seats", file=stdout)
+    finally:
+        store.close()
+    return 0
+
+
+def command_game_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """A game's phase, deadline and seats, and which powers have orders in
+    (never the orders themselves); 1 when there is no such game."""
+    store = _open(args, stderr)
+    if store is None:
+        return EX_TEMPFAIL
+    try:
+        game = store.game(args.name)
+        if game is None:
+            print(f"adjudicator game show: no game called {args.name!r}", file=stderr)
+            return 1
+        module = game_module(game.variant)
+        acting = set(module.must_act(game.state)) if game.status == "active" else set()
+        submissions = store.submissions(game.name, game.phase)
+        print(f"game:     {game.name} ({game.variant}), {game.status}", file=stdout)
+        print(f"phase:    {game.phase}", file=stdout)
+        print(f"deadline: {game.deadline or '-'} ({game.time_zone})", file=stdout)
+        print(f"gm:       {game.gm or '-'}", file=stdout)
+        if game.outcome:
+            print(f"outcome:  {game.outcome}", file=stdout)
+        print(f"resolved: {len(store.phases(game.name))} phases", file=stdout)
+        for seat in store.players(game.name):
+            entry = submissions.get(seat.power)
+            if seat.power not in acting:
+                orders = "nothing to order"
+            elif entry is not None and entry.has_orders:
+                orders = "orders in" + (", ready" if entry.ready else "")
+            else:
+                orders = "no orders yet" + (", ready" if entry is not None and entry.ready else "")
+            print(f"  {seat.power}: {seat.status}, {seat.address or '-'}, {orders}", file=stdout)
+    finally:
+        store.close()
+    return 0
+
+
+def _subject(message: bytes) -> str:
+    try:
+        return str(message_from_bytes(message, policy=policy.default).get("Subject", ""))
+    except Exception:
+        return "?"
+
+
+def command_outbox(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Every outgoing mail not yet accepted by the SMTP server: pending
+    (never tried) and failed (with the last error and the next try)."""
+    store = _open(args, stderr)
+    if store is None:
+        return EX_TEMPFAIL
+    try:
+        unsent = store.unsent_mail()
+        if args.json:
+            json.dump([{"id": m.id, "recipients": list(m.recipients), "subject": _subject(m.message),
+                        "queued_at": m.queued_at, "attempts": m.attempts, "next_try": m.next_try,
+                        "state": "failed" if m.attempts else "pending", "last_error": m.last_error}
+                       for m in unsent], stdout, ensure_ascii=False, indent=2)
+            stdout.write("\n")
+            return 0
+        if not unsent:
+            print("outbox empty: every mail was accepted by the SMTP server", file=stdout)
+        for mail in unsent:
+            state = f"failed {mail.attempts}x, next try {mail.next_try}: {mail.last_error}" if mail.attempts \
+                else f"pending since {mail.queued_at}"
+            print(f"{mail.id[:12]}  {', '.join(mail.recipients)}  {_subject(mail.message)!r}  {state}", file=stdout)
+    finally:
+        store.close()
+    return 0
+
+
+def command_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Run the judge until SIGTERM/SIGINT (``--once``: one round, then exit)."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=stderr)
+    store = _open(args, stderr)
+    if store is None:
+        return EX_TEMPFAIL
+    config = args.config
+    judge = Judge(config, store, make_transport(config))
+    print(f"adjudicator serve: database {config.database}, mailbox {config.mailbox.kind} "
+          f"{config.mailbox.path if config.mailbox.kind == 'maildir' else config.mailbox.host}, "
+          f"outgoing {config.smtp.kind} {config.smtp.path if config.smtp.kind == 'maildir' else config.smtp.host}",
+          file=stderr, flush=True)
+    try:
+        if args.once:
+            judge.poll()
+            asyncio.run(judge.send())
+            return 0
+        asyncio.run(_serve_until_signal(judge))
+    except MailboxUnavailable as error:
+        print(f"adjudicator serve: {error}", file=stderr)
+        return EX_TEMPFAIL
+    finally:
+        store.close()
+    return 0
+
+
+async def _serve_until_signal(judge: Judge) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await judge.serve(stop)
+    await judge.send()
+
+
+def command_demo(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Play the scripted demo game and print where its mails are."""
+    folder = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="adjudicator-demo-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    config = demo_config(folder)
+    print(f"adjudicator demo: playing a scripted standard game in {folder} ...", file=stdout, flush=True)
+    phases = asyncio.run(play(config, deadline_seconds=args.deadline))
+    sent = config.smtp.path
+    count = len(mailbox.Maildir(sent, create=True))
+    print(f"phases played: {', '.join(phases)}", file=stdout)
+    print(f"{count} mails sent by the judge are in the Maildir {sent} (one file each in {sent / 'new'})",
+          file=stdout)
+    print(f"the players' mails are in {config.mailbox.path}, the database is {config.database}", file=stdout)
+    return 0 if phases and phases[-1] == "S1902M" else 1
+
+
+def add_commands(commands: Any) -> None:
+    """Register the operator commands on the ``adjudicator`` argument parser."""
+    serve = commands.add_parser("serve", help="run the judge (poll mail, deadlines, send mail)")
+    serve.add_argument("--once", action="store_true", help="one round of intake, deadlines and sending, then exit")
+    serve.set_defaults(handler=command_serve)
+    demo = commands.add_parser("demo", help="play a scripted game through the real judge, mails left as files")
+    demo.add_argument("--dir", metavar="DIR", help="folder for the demo's mail and database (default: a new temporary one)")
+    demo.add_argument("--deadline", metavar="SECONDS", type=int, default=4, help="length of each deadline (default 4)")
+    demo.set_defaults(handler=command_demo)
+    game = commands.add_parser("game", help="create, list or show games").add_subparsers(dest="game_command",
+                                                                                          required=True)
+    create = game.add_parser("create", help="create a game; its powers are then open for sign-on")
+    create.add_argument("name", metavar="NAME")
+    create.add_argument("--variant", metavar="VARIANT", help="standard, 30jk, ... (default: rules.default_variant)")
+    create.add_argument("--option", metavar="KEY=VALUE", action="append",
+                        help="variant option (e.g. confessions=random) or language=de|en, time_zone=..., "
+                             "deadline.movement=72h (repeatable)")
+    create.add_argument("--gm", metavar="ADDRESS", help="the game master's address (gets every report)")
+    create.set_defaults(handler=command_game_create)
+    listing = game.add_parser("list", help="one line per game")
+    listing.set_defaults(handler=command_game_list)
+    show = game.add_parser("show", help="phase, deadline and who has orders in (never the orders)")
+    show.add_argument("name", metavar="NAME")
+    show.set_defaults(handler=command_game_show)
+    outbox = commands.add_parser("outbox", help="pending and failed outgoing mail")
+    outbox.add_argument("--json", action="store_true", help="print a JSON list instead of lines")
+    outbox.set_defaults(handler=command_outbox)
