@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.judge_harness import Player, RunningJudge, text_of
+from tests.judge_harness import Player, RunningJudge, text_of, wait_until
 from tests.mailserver import MailServer
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
