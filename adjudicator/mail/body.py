@@ -11,6 +11,8 @@ that German and English mail clients put under a reply header.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from email.errors import InvalidBase64CharactersDefect, InvalidBase64LengthDefect
 from email.message import EmailMessage, Message
 from html import unescape
 from html.parser import HTMLParser
@@ -70,10 +72,15 @@ def html_to_text(html: str) -> str:
 
 def _decoded(part: Message) -> str:
     """A text part's content, decoded with its declared charset; unknown or
-    wrong charsets fall back to Windows-1252 (a superset of ISO-8859-1)."""
+    wrong charsets fall back to Windows-1252 (a superset of ISO-8859-1).
+    ``ValueError`` when its base64 encoding is broken: cut off, or with
+    characters outside base64 that leave bytes that are no text."""
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         return str(part.get_payload())
+    damaged = [d for d in part.defects if isinstance(d, (InvalidBase64CharactersDefect, InvalidBase64LengthDefect))]
+    if any(isinstance(d, InvalidBase64LengthDefect) for d in damaged):
+        raise ValueError("the base64 encoding of the text is cut off")
     charset = (part.get_content_charset() or "us-ascii").lower()
     if charset in ("iso-8859-1", "latin-1", "latin1", "us-ascii", "ascii"):
         charset = "windows-1252"
@@ -83,17 +90,46 @@ def _decoded(part: Message) -> str:
         try:
             return payload.decode("utf-8")
         except UnicodeDecodeError:
+            if damaged:
+                raise ValueError("the base64 encoding of the text is invalid") from None
             return payload.decode("windows-1252", errors="replace")
+
+
+def _parts(message: Message) -> Iterator[Message]:
+    """The leaf parts of a message in order, leaving out attachments and
+    attached mails (message/rfc822: someone else's text, not the player's)."""
+    stack = [message]
+    while stack:  # no recursion: a hostile mail may nest parts very deeply
+        part = stack.pop()
+        if part.get_content_disposition() == "attachment":
+            continue
+        if part is not message and part.get_content_maintype() == "message":
+            continue
+        if part.is_multipart():
+            stack.extend(reversed(list(part.iter_parts())))
+        else:
+            yield part
+
+
+def _broken(part: Message) -> str | None:
+    """What is wrong with a multipart part whose parts could not be found."""
+    if part.get_content_maintype() != "multipart" or part.is_multipart():
+        return None
+    boundary = part.get_boundary()
+    if boundary is None:
+        return f"the {part.get_content_type()} part names no boundary"
+    return f"the boundary {boundary!r} of the {part.get_content_type()} part never occurs"
 
 
 def _text_part(message: Message) -> tuple[str, str] | None:
     """(subtype, decoded text) of the best text part: plain before HTML,
-    attachments never."""
+    attachments never.  ``ValueError`` when there is none because the MIME
+    structure is broken."""
     plain = html = None
-    for part in message.walk():
-        if part.is_multipart() or part.get_content_maintype() != "text":
-            continue
-        if part.get_content_disposition() == "attachment":
+    broken = None
+    for part in _parts(message):
+        broken = broken or _broken(part)
+        if part.get_content_maintype() != "text":
             continue
         subtype = part.get_content_subtype()
         if subtype == "plain" and plain is None:
@@ -104,6 +140,8 @@ def _text_part(message: Message) -> tuple[str, str] | None:
         return "plain", _decoded(plain)
     if html is not None:
         return "html", _decoded(html)
+    if broken is not None:
+        raise ValueError(f"the mail's MIME structure is broken: {broken}")
     return None
 
 
@@ -131,7 +169,8 @@ def strip_reply_noise(text: str) -> str:
 def player_text(message: Message | EmailMessage) -> str:
     """What the player wrote: the best text part, decoded, HTML turned into
     text, without signature, quotes and quoted history ("" when the mail
-    has no text part)."""
+    has no text part).  ``ValueError`` (saying why) when the text cannot
+    be read: a broken MIME structure or base64 encoding."""
     found = _text_part(message)
     if found is None:
         return ""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import unicodedata
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from email import message_from_bytes, policy
@@ -23,6 +24,7 @@ from adjudicator.config import Config, is_address
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule
 from adjudicator.mail.body import player_text
+from adjudicator.mail.compose import check_address
 from adjudicator.mail.loops import why_not_answered
 from adjudicator.service import commands as cmd
 from adjudicator.service.auth import check_password, hash_password
@@ -34,6 +36,9 @@ from adjudicator.service.turns import ACTIVE, FINISHED, FORMING, end_by_agreemen
 log = logging.getLogger(__name__)
 
 MAX_LINES = 2000
+MAX_SHOWN = 1000
+"""Each line of an acknowledgement is cut to this many characters, so that
+whatever a mail holds (a 1 MB line, a 1 MB word) the answer stays small."""
 
 
 @dataclass
@@ -72,9 +77,35 @@ def sender_of(message: Message) -> str | None:
             addresses = [a for _, a in getaddresses([str(v) for v in values]) if a]
         except Exception:  # a header too broken to parse counts as absent
             addresses = []
-        if len(addresses) == 1 and is_address(addresses[0]) and addresses[0].isascii():
+        if len(addresses) == 1 and is_address(addresses[0]) and addresses[0].isascii() and _sendable(addresses[0]):
             return addresses[0]
     return None
+
+
+def _sendable(address: str) -> bool:
+    """True when a reply can be composed to ``address`` (``a@[127.0.0.1]``
+    passes ``is_address`` but not the composer)."""
+    try:
+        check_address(address)
+    except ValueError:
+        return False
+    return True
+
+
+def shown(text: str, limit: int = MAX_SHOWN) -> str:
+    """``text`` as an acknowledgement may show it: cut to ``limit``
+    characters, control characters (NUL, ESC, ...) as visible symbols, one
+    character each so that columns still match; tabs stay."""
+    if len(text) > limit:
+        text = text[: limit - 1] + "\u2026"
+    return "".join(_visible(c) for c in text)
+
+
+def _visible(char: str) -> str:
+    if char == "\t" or unicodedata.category(char) != "Cc":
+        return char
+    code = ord(char)
+    return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
 
 
 def handle_mail(store: Store, config: Config, mail: InboundMail, now: datetime) -> HandledMail:
@@ -98,9 +129,10 @@ def handle_mail(store: Store, config: Config, mail: InboundMail, now: datetime) 
     with store.transaction() as db:
         session = _Session(store, db, config, sender, now)
         session.run(message)
+        sections = [Section(shown(s.echo), [shown(line) for line in s.lines]) for s in session.sections]
         text = render(
             "ack.txt.j2", session.texts, session.power_name, judge=config.address,
-            games=session.game_lines(), sections=session.sections,
+            games=session.game_lines(), sections=sections,
         )
         message_id = _header(message, "Message-ID")
         references = _header(message, "References").split() if _header(message, "References") else []
@@ -273,7 +305,8 @@ class _Session:
         for problem in (p for p in check.problems if p.line in block):
             hint = f" {self.texts('hint', hint=problem.hint)}" if problem.hint else ""
             section.lines.append(self.texts("order_error", line=problem.line, column=problem.column,
-                                            text=problem.text, message=problem.message) + hint)
+                                            text=shown(problem.text, 80), message=shown(problem.message, 150))
+                                 + hint)
         if check.missing:
             section.lines.append(self.texts("still_missing", units=", ".join(check.missing)))
         else:

@@ -156,10 +156,17 @@ class Judge:
         self.sync_deadlines()
         return int(done)
 
+    def take_in_and_handle(self) -> list[str]:
+        """Take in and handle all mail that has arrived; returns the games
+        that may be ready.  Runs before any deadline is processed, so a mail
+        that reached the mailbox before the deadline is never late because
+        the judge had not polled yet."""
+        self.take_in()
+        return self.handle_pending()
+
     def poll(self) -> None:
         """One intake round: take in, handle, resolve what is ready or due."""
-        self.take_in()
-        touched = self.handle_pending()
+        touched = self.take_in_and_handle()
         self.resolve_ready(touched)
         self.process_due()
 
@@ -181,6 +188,7 @@ class Judge:
         self.poll()
 
     async def _deadline_job(self, name: str, phase: str) -> None:
+        self.take_in_and_handle()
         self.process(name, phase, "deadline")
 
     def sync_deadlines(self) -> None:

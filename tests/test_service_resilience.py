@@ -1,0 +1,128 @@
+"""The judge survives crashes and mail server outages without losing or
+repeating a mail: it is killed with SIGKILL at each point between taking a
+mail in and sending its answer (and between resolving a phase and sending
+its reports), restarted, and every mail is answered exactly once; an SMTP
+outage across a deadline delays the reports but loses none and sends none
+twice."""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.judge_harness import Player, RunningJudge, text_of, wait_until
+from tests.mailserver import MailServer
+from tests.test_service_e2e import POWERS, create
+
+CRASH_POINTS = ("saved", "taken", "handled")
+
+
+@pytest.fixture
+def judge(mail_server: MailServer, tmp_path: Path) -> Iterator[RunningJudge]:
+    running = RunningJudge(mail_server, tmp_path)
+    yield running
+    running.stop()
+
+
+def crash_then_recover(judge: RunningJudge, point: str) -> None:
+    judge.start(crash_at=point)
+    status = judge.wait_exit(timeout=60)
+    assert status == -signal.SIGKILL, f"the judge should have been killed at {point!r}, exit {status}"
+    judge.start()
+
+
+def settle(players: list[Player], kind: str) -> None:
+    """Wait for one mail of ``kind`` per mail sent, then give the judge time
+    to (wrongly) send anything twice."""
+    for player in players:
+        player.wait_for(kind, len(player.sent), timeout=90)
+    time.sleep(1.5)
+    for player in players:
+        assert len(player.mails(kind)) == len(player.sent), f"{player.power}: {kind} mails != mails sent"
+
+
+def test_killed_at_every_point_every_mail_is_answered_once_and_no_order_is_lost(judge: RunningJudge) -> None:
+    create(judge, "crash", "deadline.movement=1h")
+    players = [judge.player(p.lower(), p, f"pw-{p.lower()}") for p in POWERS]
+    # Sign-ons: one crash point per mail, then the rest normally.
+    for player, point in zip(players, CRASH_POINTS):
+        player.send(f"SIGNON {player.power} crash {player.password}\n")
+        crash_then_recover(judge, point)
+        player.wait_for("acknowledgement", 1)
+        judge.stop()
+    judge.start()
+    for player in players[len(CRASH_POINTS):]:
+        player.send(f"SIGNON {player.power} crash {player.password}\n")
+    for player in players:
+        player.wait_for("start", 1)
+    judge.stop()
+
+    # Orders: again one crash point per mail.
+    austria, england, france = players[0], players[1], players[2]
+    for player, point, line in zip((austria, england, france), CRASH_POINTS,
+                                   ("A Vie - Gal", "F Lon - Nth", "A Par - Bur")):
+        player.orders("crash", line)
+        crash_then_recover(judge, point)
+        player.wait_for("acknowledgement", 2)
+        judge.stop()
+    store = judge.store()
+    orders = {p: s.orders for p, s in store.submissions("crash", "S1901M").items()}
+    store.close()
+    assert orders == {"Austria": ("A VIE - GAL",), "England": ("F LON - NTH",), "France": ("A PAR - BUR",)}
+
+    judge.start()
+    settle(players, "acknowledgement")
+
+
+def test_killed_after_resolving_the_reports_are_sent_once(judge: RunningJudge) -> None:
+    create(judge, "crash2", "deadline.movement=1h")
+    players = [judge.player(p.lower(), p, f"pw-{p.lower()}") for p in POWERS]
+    judge.start()
+    for player in players:
+        player.send(f"SIGNON {player.power} crash2 {player.password}\n")
+    for player in players:
+        player.wait_for("start", 1)
+    judge.stop()
+    for player in players:
+        player.orders("crash2", "READY")
+    crash_then_recover(judge, "resolved")
+    for player in players:
+        text = text_of(player.wait_for("report", 1)[0])
+        assert ":: Phase: S1901M" in text
+    settle(players, "acknowledgement")
+    assert [len(p.mails("report")) for p in players] == [1] * len(players)
+    store = judge.store()
+    assert [e.phase for e in store.phases("crash2")] == ["S1901M"]
+    store.close()
+
+
+def test_an_smtp_outage_across_a_deadline_delays_reports_but_loses_none(
+    judge: RunningJudge, mail_server: MailServer
+) -> None:
+    create(judge, "outage", "deadline.movement=6s")
+    players = [judge.player(p.lower(), p, f"pw-{p.lower()}") for p in POWERS]
+    judge.start()
+    for player in players:
+        player.send(f"SIGNON {player.power} outage {player.password}\n")
+    for player in players:
+        player.wait_for("start", 1)
+    mail_server.stop_smtp()
+    try:
+        for player in players:
+            player.orders("outage", "A Vie - Gal" if player.power == "Austria" else "WAIT", lmtp=True)
+        wait_until(lambda: "F1901M" in judge.cli("game", "show", "outage").stdout, 60, "the deadline")
+        outbox = judge.cli("outbox")
+        assert "failed" in outbox.stdout and "SMTP server" in outbox.stdout
+    finally:
+        mail_server.start_smtp()
+    for player in players:
+        report = text_of(player.wait_for("report", 1, timeout=90)[0])
+        assert ":: Phase: S1901M" in report
+    settle(players, "acknowledgement")
+    assert [len(p.mails("report")) for p in players] == [1] * len(players)
+    assert "A VIE - GAL" in text_of(players[1].mails("report")[0])
+    assert judge.cli("outbox").stdout.startswith("outbox empty")
