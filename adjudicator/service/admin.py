@@ -15,7 +15,7 @@ from email import message_from_bytes, policy
 from pathlib import Path
 from typing import Any, TextIO
 
-from adjudicator.config import parse_duration
+from adjudicator.config import format_duration, parse_duration
 from adjudicator.games import UnknownGame, game_module
 from adjudicator.games.base import GameSetupError
 from adjudicator.service.demo import demo_config, play
@@ -114,6 +114,8 @@ def command_game_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, s
         print(f"phase:    {game.phase}", file=stdout)
         print(f"deadline: {game.deadline or '-'} ({game.time_zone})", file=stdout)
         print(f"gm:       {game.gm or '-'}", file=stdout)
+        print(f"deadlines: {', '.join(f'{k} {format_duration(v)}' for k, v in sorted(game.deadlines.items()))}",
+              file=stdout)
         if game.outcome:
             print(f"outcome:  {game.outcome}", file=stdout)
         print(f"resolved: {len(store.phases(game.name))} phases", file=stdout)

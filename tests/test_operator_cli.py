@@ -1,0 +1,81 @@
+"""The operator's commands: game create/list/show, outbox, receive, serve
+(on the embedded Maildir defaults) and demo."""
+
+from __future__ import annotations
+
+import json
+import mailbox
+import subprocess
+import sys
+from email import message_from_bytes, policy
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(tmp_path: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    config = tmp_path / "judge.toml"
+    if not config.exists():
+        config.write_text('[judge]\naddress = "judge@pbem.test"\nlanguage = "en"\n', encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "adjudicator", "--config", str(config), *args], input=stdin,
+                          capture_output=True, cwd=ROOT, timeout=120)
+
+
+def out(done: subprocess.CompletedProcess[bytes]) -> str:
+    assert done.returncode == 0, done.stderr.decode()
+    return done.stdout.decode()
+
+
+def test_games_are_created_listed_and_shown(tmp_path: Path) -> None:
+    created = out(run(tmp_path, "game", "create", "spiel1", "--variant", "30jk", "--option", "confessions=random",
+                      "--option", "deadline.movement=48h", "--gm", "gm@pbem.test"))
+    assert created.startswith("created spiel1 (30jk), 11 powers open for sign-on: Bayern")
+    assert "spiel1\t30jk\tforming\t1618M\t-\t0/11 seats" in out(run(tmp_path, "game", "list"))
+    shown = out(run(tmp_path, "game", "show", "spiel1"))
+    assert "phase:    1618M" in shown and "gm:       gm@pbem.test" in shown and "movement 2d" in shown
+    assert "  Schweden: open, -, nothing to order" in shown
+    again = run(tmp_path, "game", "create", "spiel1", "--variant", "standard")
+    assert again.returncode == 2 and b"exists already" in again.stderr
+    unknown = run(tmp_path, "game", "create", "x", "--variant", "atlantis")
+    assert unknown.returncode == 2 and b"atlantis" in unknown.stderr
+    option = run(tmp_path, "game", "create", "y", "--variant", "30jk", "--option", "confessions=maybe")
+    assert option.returncode == 2 and b"confessions" in option.stderr
+    missing = run(tmp_path, "game", "show", "nope")
+    assert missing.returncode == 1 and b"no game called 'nope'" in missing.stderr
+
+
+def test_a_piped_mail_is_answered_by_the_next_serve_round(tmp_path: Path) -> None:
+    out(run(tmp_path, "game", "create", "spiel1", "--variant", "standard"))
+    mail = b"From: Spieler <spieler@pbem.test>\nMessage-ID: <p1@pbem.test>\nSubject: hallo\n\nSIGNON Austria spiel1 pw\n"
+    assert out(run(tmp_path, "receive", stdin=mail)).startswith("stored ")
+    pending = json.loads(out(run(tmp_path, "outbox", "--json")))
+    assert pending == []
+    out(run(tmp_path, "serve", "--once"))
+    sent = list(mailbox.Maildir(tmp_path / "var" / "mail" / "sent"))
+    assert len(sent) == 1
+    reply = message_from_bytes(bytes(sent[0]), policy=policy.default)
+    assert reply["To"] == "spieler@pbem.test" and reply["In-Reply-To"] == "<p1@pbem.test>"
+    assert "You now play Austria in spiel1" in reply.get_body(preferencelist=("plain",)).get_content()
+    shown = out(run(tmp_path, "game", "show", "spiel1"))
+    assert "Austria: playing, spieler@pbem.test" in shown
+    assert out(run(tmp_path, "outbox")).startswith("outbox empty")
+    out(run(tmp_path, "serve", "--once"))
+    assert len(list(mailbox.Maildir(tmp_path / "var" / "mail" / "sent"))) == 1
+
+
+def test_serve_on_the_example_configuration_uses_maildirs_under_var(tmp_path: Path) -> None:
+    config = tmp_path / "judge.toml"
+    config.write_text((ROOT / "config.example.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    done = run(tmp_path, "serve", "--once")
+    assert done.returncode == 0, done.stderr.decode()
+    assert (tmp_path / "var" / "adjudicator.sqlite3").exists() and (tmp_path / "var" / "mail" / "inbox" / "new").is_dir()
+
+
+def test_the_demo_plays_to_the_first_builds_and_leaves_its_mails(tmp_path: Path) -> None:
+    done = run(tmp_path, "demo", "--dir", str(tmp_path / "demo"), "--deadline", "3")
+    text = out(done)
+    assert "phases played: S1901M, F1901M, F1901R, W1901A, S1902M" in text
+    sent = list(mailbox.Maildir(tmp_path / "demo" / "mail" / "sent"))
+    subjects = [str(message_from_bytes(bytes(m), policy=policy.default)["Subject"]) for m in sent]
+    assert sum("results of" in s for s in subjects) == 4 * 8  # four reports to seven players and the GM
+    assert str(tmp_path / "demo" / "mail" / "sent") in text
