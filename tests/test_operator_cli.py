@@ -74,8 +74,16 @@ def test_serve_on_the_example_configuration_uses_maildirs_under_var(tmp_path: Pa
 def test_the_demo_plays_to_the_first_builds_and_leaves_its_mails(tmp_path: Path) -> None:
     done = run(tmp_path, "demo", "--dir", str(tmp_path / "demo"), "--deadline", "3")
     text = out(done)
-    assert "phases played: S1901M, F1901M, F1901R, W1901A, S1902M" in text
-    sent = list(mailbox.Maildir(tmp_path / "demo" / "mail" / "sent"))
-    subjects = [str(message_from_bytes(bytes(m), policy=policy.default)["Subject"]) for m in sent]
-    assert sum("results of" in s for s in subjects) == 4 * 8  # four reports to seven players and the GM
+    assert "playing a scripted 30jk game" in text
+    assert "phases played: 1618M, 1619M, 1619R, 1619A, 1620M" in text
+    sent = [message_from_bytes(bytes(m), policy=policy.default) for m in mailbox.Maildir(tmp_path / "demo" / "mail" / "sent")]
+    reports = [m for m in sent if "results of" in str(m["Subject"])]
+    assert len(reports) == 4 * 12  # four reports to eleven players and the GM
+    retreat = [m.get_body(preferencelist=("plain",)).get_content() for m in reports if "1619R" in str(m["Subject"])]
+    assert "A EbTr - FZwe" in retreat[0] and "Rhine Bishoprics" in retreat[0]
     assert str(tmp_path / "demo" / "mail" / "sent") in text
+
+
+def test_the_standard_demo_dislodges_in_galicia(tmp_path: Path) -> None:
+    text = out(run(tmp_path, "demo", "--variant", "standard", "--dir", str(tmp_path / "demo"), "--deadline", "3"))
+    assert "phases played: S1901M, F1901M, F1901R, W1901A, S1902M" in text

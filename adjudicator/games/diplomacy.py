@@ -54,14 +54,23 @@ class DiplomacyGame:
         return self.game_map.lookup_power(text)
 
     def power_name(self, power: str, language: str) -> str:
-        """The German name (``de``) or the canonical name."""
+        """The German name (``de``); in English the canonical name, or, on a
+        map whose canonical names are the German ones, the first ASCII alias
+        (30JK: ``Bayern`` -> ``Bavaria``)."""
         details = self.game_map.powers.get(power)
         if details is None:
             return power
         if language == "de":
             return details.name_de or power
-        english = [a for a in details.aliases if a.isascii() and len(a) > 3]
-        return power if power.isascii() or not english else english[0]
+        if self._english_names:
+            return power
+        return next((alias for alias in details.aliases if alias.isascii() and len(alias) > 3), power)
+
+    @property
+    def _english_names(self) -> bool:
+        """True when the map's canonical power names are English (some
+        power's German name differs from it)."""
+        return any(p.name_de not in (None, name) for name, p in self.game_map.powers.items())
 
     def start(self, options: Mapping[str, Any], seed: int) -> JSON:
         """The start position, with options checked by the variant's rules.

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from adjudicator.config import format_duration, parse_duration
 from adjudicator.games import UnknownGame, game_module
 from adjudicator.games.base import GameSetupError
-from adjudicator.service.demo import demo_config, play
+from adjudicator.service.demo import SCRIPTS, demo_config, play
 from adjudicator.service.imap import MailboxUnavailable
 from adjudicator.service.runner import Judge, make_transport, utc_now
 from adjudicator.service.store import Store, StoreError
@@ -206,15 +206,16 @@ def command_demo(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr
     folder = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="adjudicator-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
     config = demo_config(folder)
-    print(f"adjudicator demo: playing a scripted standard game in {folder} ...", file=stdout, flush=True)
-    phases = asyncio.run(play(config, deadline_seconds=args.deadline))
+    script = SCRIPTS[args.variant]
+    print(f"adjudicator demo: playing a scripted {script.variant} game in {folder} ...", file=stdout, flush=True)
+    phases = asyncio.run(play(config, script, deadline_seconds=args.deadline))
     sent = config.smtp.path
     count = len(mailbox.Maildir(sent, create=True))
     print(f"phases played: {', '.join(phases)}", file=stdout)
     print(f"{count} mails sent by the judge are in the Maildir {sent} (one file each in {sent / 'new'})",
           file=stdout)
     print(f"the players' mails are in {config.mailbox.path}, the database is {config.database}", file=stdout)
-    return 0 if phases and phases[-1] == "S1902M" else 1
+    return 0 if phases and phases[-1] == script.last_phase else 1
 
 
 def add_commands(commands: Any) -> None:
@@ -224,6 +225,7 @@ def add_commands(commands: Any) -> None:
     serve.set_defaults(handler=command_serve)
     demo = commands.add_parser("demo", help="play a scripted game through the real judge, mails left as files")
     demo.add_argument("--dir", metavar="DIR", help="folder for the demo's mail and database (default: a new temporary one)")
+    demo.add_argument("--variant", choices=sorted(SCRIPTS), default="30jk", help="the scripted game (default 30jk)")
     demo.add_argument("--deadline", metavar="SECONDS", type=int, default=4, help="length of each deadline (default 4)")
     demo.set_defaults(handler=command_demo)
     game = commands.add_parser("game", help="create, list or show games").add_subparsers(dest="game_command",

@@ -1,8 +1,8 @@
 """``adjudicator demo``: a scripted game played through the real judge.
 
-Seven players sign on to a standard game by mail and play 1901 to the
-first builds: a dislodgement with its retreat, a build, a syntax error
-and a READY that ends a phase early.  Every mail goes through the real
+Every player signs on by mail and the game is played to its first builds
+(30JK by default: 1618 to 1620; or standard 1901): a dislodgement with its
+retreat, builds, a syntax error and READY mails that end phases early.  Every mail goes through the real
 intake (a Maildir), the judge's handling, the APScheduler deadlines
 (seconds long here) and the outbox (delivered into a Maildir of sent mail),
 so afterwards the folder holds every mail the judge wrote.
@@ -12,21 +12,54 @@ from __future__ import annotations
 
 import asyncio
 import mailbox
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
 from adjudicator.config import Config
+from adjudicator.games import game_module
 from adjudicator.service.runner import Judge, make_transport
 from adjudicator.service.store import Store
 from adjudicator.service.turns import create_game
 
-GAME = "demo1901"
-POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 
-# phase -> mails (power, body lines) sent when the game reaches that phase
-SCRIPT: dict[str, list[tuple[str, list[str]]]] = {
+@dataclass(frozen=True)
+class Script:
+    """A scripted game: its variant, the phase it ends at, and for each
+    phase the mails (power, order lines) sent when the game reaches it."""
+
+    variant: str
+    game: str
+    last_phase: str
+    phases: dict[str, list[tuple[str, list[str]]]]
+
+
+# 30JK, 1618 to the first builds: a river double move, a transform, a
+# religious-warfare disbandment, a supported attack on Trier with its
+# retreat, builds and a removal by civil disorder.
+THIRTY_YEARS = Script("30jk", "demo1618", "1620M", {
+    "1618M": [
+        ("Sachsen", ["F Tor - Wit - Anh", "A Lei - EbMa", "A Mei - Lei"]),
+        ("Österreich", ["F Lin T A", "A Pra - Pil"]),
+        ("Bayern", ["A FAns - RsNu", "A Muenchen - Tirol"]),
+    ],
+    "1619M": [
+        ("Sachsen", ["A Lei - Erf"]),
+        ("Bayern", ["A RsNu H"]),
+        ("Frankreich", ["A Met - EbTr"]),
+        ("Pfalz", ["A Mai S A Met - EbTr"]),
+    ],
+    "1619R": [("Rheinbistümer", ["A EbTr - FZwe"])],
+    "1619A": [
+        ("Bayern", ["Build A FAns"]),
+        ("Sachsen", ["Build A Mei", "Baue F Tor"]),
+        ("Frankreich", ["Build A Met"]),
+    ],
+})
+
+# Standard Diplomacy, 1901: a dislodgement in Galicia and its retreat, builds.
+STANDARD = Script("standard", "demo1901", "S1902M", {
     "S1901M": [
         ("Russia", ["A War - Gal", "F Sev - Bla", "A Mos - Ukr"]),
         ("Germany", ["F Kie - Den", "A Ber - Kie", "A Mun - Ruh"]),
@@ -42,17 +75,24 @@ SCRIPT: dict[str, list[tuple[str, list[str]]]] = {
     ],
     "F1901R": [("Russia", ["A Gal - War"])],
     "W1901A": [("Germany", ["Build F Kie", "Build A Ber"]), ("Austria", ["Build A Vie"])],
-}
+})
+
+SCRIPTS = {script.variant: script for script in (THIRTY_YEARS, STANDARD)}
 
 
-def _mail(power: str, body: list[str]) -> bytes:
+def _address(power: str) -> str:
+    return "".join(ch for ch in power.lower().replace("ö", "oe").replace("ä", "ae").replace("ü", "ue")
+                   if ch.isalnum()) + "@players.example"
+
+
+def _mail(game: str, power: str, body: list[str]) -> bytes:
     message = EmailMessage()
-    message["From"] = f"{power} <{power.lower()}@players.example>"
+    message["From"] = f"{power} <{_address(power)}>"
     message["To"] = "judge@localhost"
-    message["Subject"] = f"{GAME} {power}"
+    message["Subject"] = f"{game} {power}"
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = make_msgid(domain="players.example")
-    message.set_content("\n".join([f"SIGNON {power} {GAME} secret-{power.lower()}", *body, "READY"]) + "\n")
+    message.set_content("\n".join([f"SIGNON {power} {game} secret-{_address(power)[:4]}", *body, "READY"]) + "\n")
     return bytes(message)
 
 
@@ -60,30 +100,31 @@ def _post(inbox: Path, raw: bytes) -> None:
     mailbox.Maildir(inbox, create=True).add(mailbox.MaildirMessage(raw))
 
 
-async def play(config: Config, deadline_seconds: int = 4) -> list[str]:
-    """Play the script with ``config`` (Maildir in and out); returns the
+async def play(config: Config, script: Script = THIRTY_YEARS, deadline_seconds: int = 4) -> list[str]:
+    """Play ``script`` with ``config`` (Maildir in and out); returns the
     phases the game went through."""
     store = Store(config.database)
     judge = Judge(config, store, make_transport(config))
     options = {f"deadline.{kind}": deadline_seconds for kind in ("movement", "retreat", "adjustment")}
-    if store.game(GAME) is None:
-        create_game(store, config, GAME, "standard", options, judge.clock(), gm="gm@players.example", seed=1)
+    if store.game(script.game) is None:
+        create_game(store, config, script.game, script.variant, options, judge.clock(), gm="gm@players.example",
+                    seed=1)
     stop = asyncio.Event()
     service = asyncio.create_task(judge.serve(stop))
-    for power in POWERS:
-        _post(config.mailbox.path, _mail(power, []))
+    for power in game_module(script.variant).powers():
+        _post(config.mailbox.path, _mail(script.game, power, []))
     seen: list[str] = []
     try:
         for _ in range(int(120 / 0.2)):
             await asyncio.sleep(0.2)
-            game = store.game(GAME)
+            game = store.game(script.game)
             if game is None or game.status == "forming":
                 continue
             if game.phase not in seen:
                 seen.append(game.phase)
-                for power, body in SCRIPT.get(game.phase, []):
-                    _post(config.mailbox.path, _mail(power, body))
-            if game.phase == "S1902M" and not store.unsent_mail():
+                for power, body in script.phases.get(game.phase, []):
+                    _post(config.mailbox.path, _mail(script.game, power, body))
+            if game.phase == script.last_phase and not store.unsent_mail():
                 break
     finally:
         stop.set()
