@@ -72,6 +72,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE TABLE players (
             game TEXT NOT NULL REFERENCES games (name),
             power TEXT NOT NULL,
+            seat INTEGER NOT NULL,
             address TEXT,
             password_hash TEXT,
             status TEXT NOT NULL,
@@ -396,8 +397,10 @@ class Store:
                 game.phase, _dump(game.state), game.deadline, _dump(game.deadlines), game.outcome, game.created_at,
             ),
         )
-        for power in powers:
-            db.execute("INSERT INTO players (game, power, status) VALUES (?, ?, 'open')", (game.name, power))
+        for seat, power in enumerate(powers):
+            db.execute(
+                "INSERT INTO players (game, power, seat, status) VALUES (?, ?, ?, 'open')", (game.name, power, seat)
+            )
 
     def game(self, name: str) -> GameRecord | None:
         """The game called ``name`` (names compare case-insensitively), or None."""
@@ -420,7 +423,7 @@ class Store:
     def players(self, game: str) -> list[PlayerRecord]:
         """The seats of a game, in the order the powers were created."""
         rows = self._db.execute(
-            "SELECT game, power, address, password_hash, status, joined_at FROM players WHERE game = ? ORDER BY rowid",
+            "SELECT game, power, address, password_hash, status, joined_at FROM players WHERE game = ? ORDER BY seat",
             (game,),
         )
         return [PlayerRecord(*row) for row in rows]
