@@ -452,7 +452,7 @@ class Store:
         return result
 
     def save_submission(self, db: sqlite3.Connection, entry: Submission) -> None:
-        """Insert or replace a power's submission for a phase."""
+        """Store a power's submission for a phase (a new one, or over the old one)."""
         db.execute(
             "INSERT INTO submissions (game, phase, power, orders, has_orders, ready, draw_vote, concede_to, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game, phase, power) DO UPDATE SET"
