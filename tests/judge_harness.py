@@ -133,6 +133,11 @@ class RunningJudge:
         return subprocess.run([sys.executable, "-m", "adjudicator", "--config", str(self.config), *args],
                               capture_output=True, text=True, cwd=self.folder, env=self._env(None), timeout=120)
 
+    def receive(self, raw: bytes) -> subprocess.CompletedProcess[bytes]:
+        """Pipe one mail into ``adjudicator receive`` (as procmail would)."""
+        return subprocess.run([sys.executable, "-m", "adjudicator", "--config", str(self.config), "receive"],
+                              input=raw, capture_output=True, cwd=self.folder, env=self._env(None), timeout=120)
+
     def start(self, crash_at: str | None = None) -> None:
         """Start ``adjudicator serve`` (with a crash point when given)."""
         extra = {"ADJUDICATOR_CRASH_AT": crash_at} if crash_at else None
