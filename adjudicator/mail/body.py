@@ -105,8 +105,9 @@ def _parts(message: Message) -> Iterator[Message]:
             continue
         if part is not message and part.get_content_maintype() == "message":
             continue
-        if part.is_multipart():
-            stack.extend(reversed(list(part.iter_parts())))
+        payload = part.get_payload()
+        if isinstance(payload, list):  # a multipart's (or attached mail's) parts
+            stack.extend(reversed([p for p in payload if isinstance(p, Message)]))
         else:
             yield part
 

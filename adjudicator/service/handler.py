@@ -300,13 +300,15 @@ class _Session:
         game = self.store.game(signed.game.name) or signed.game
         power = signed.player.power
         check = signed.module.check_orders(game.state, power, signed.lines)
+        echoed: list[tuple[int, str]] = []  # in mail order, errors between the orders
         for accepted in (a for a in check.accepted if a.line in block):
-            section.lines.append(self.texts("order_ok", line=accepted.line, order=accepted.canonical))
+            echoed.append((accepted.line, self.texts("order_ok", line=accepted.line, order=accepted.canonical)))
         for problem in (p for p in check.problems if p.line in block):
             hint = f" {self.texts('hint', hint=problem.hint)}" if problem.hint else ""
-            section.lines.append(self.texts("order_error", line=problem.line, column=problem.column,
-                                            text=shown(problem.text, 80), message=shown(problem.message, 150))
-                                 + hint)
+            echoed.append((problem.line, self.texts("order_error", line=problem.line, column=problem.column,
+                                                    text=shown(problem.text, 80),
+                                                    message=shown(problem.message, 150)) + hint))
+        section.lines.extend(text for _, text in sorted(echoed, key=lambda entry: entry[0]))
         if check.missing:
             section.lines.append(self.texts("still_missing", units=", ".join(check.missing)))
         else:
