@@ -151,3 +151,10 @@ def test_delivery_reports_are_not_answered() -> None:
 
 def test_a_players_mail_is_answered() -> None:
     assert why_not_answered(_mail(Auto_Submitted="no", X_Loop="other@example.org"), "judge@example.org") is None
+
+
+def test_undeclared_8bit_text_is_read_as_utf8_and_latin1_still_works() -> None:
+    utf8 = email.message_from_bytes("From: a@b.c\n\nSIGNON Österreich spiel1 pw\n".encode(), policy=policy.default)
+    assert player_text(utf8) == "SIGNON Österreich spiel1 pw"
+    latin = email.message_from_bytes("From: a@b.c\n\nSIGNON Österreich spiel1 pw\n".encode("latin-1"), policy=policy.default)
+    assert player_text(latin) == "SIGNON Österreich spiel1 pw"

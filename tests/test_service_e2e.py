@@ -48,7 +48,7 @@ def judge(mail_server: MailServer, tmp_path: Path) -> Iterator[RunningJudge]:
 
 def test_a_standard_game_runs_by_mail_through_retreat_and_adjustment(judge: RunningJudge, mail_server: MailServer) -> None:
     gm = mail_server.new_user("gm")
-    create(judge, "e2e", "deadline.movement=10s", "deadline.retreat=60s", "deadline.adjustment=4s", gm=gm.address)
+    create(judge, "e2e", "deadline.movement=15s", "deadline.retreat=60s", "deadline.adjustment=8s", gm=gm.address)
     judge.start()
     players = seat_everyone(judge, "e2e")
     austria, germany, russia = players["Austria"], players["Germany"], players["Russia"]

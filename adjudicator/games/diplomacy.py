@@ -229,9 +229,9 @@ def _problem(line: int, column: int, report: OrderReport) -> OrderProblem:
         if len(parts) == 4 and parts[2] == "column" and parts[3].isdigit():
             column, message = int(parts[3]), rest
     hint = ""
-    if "(" in message and message.rstrip().endswith(")") and "did you mean" in message:
-        message, _, hint = message.rpartition(" (")
-        hint = hint.rstrip(")")
+    if " (did you mean " in message and message.rstrip().endswith(")"):
+        message, _, hint = message.partition(" (did you mean ")
+        hint = "did you mean " + hint.rstrip()[:-1]
     return OrderProblem(line, column, report.text, message, hint)
 
 

@@ -71,8 +71,10 @@ def html_to_text(html: str) -> str:
 
 
 def _decoded(part: Message) -> str:
-    """A text part's content, decoded with its declared charset; unknown or
-    wrong charsets fall back to Windows-1252 (a superset of ISO-8859-1).
+    """A text part's content, decoded with its declared charset; 8-bit text
+    declared (or defaulting to) US-ASCII is read as UTF-8 first; unknown or
+    wrong charsets fall back to UTF-8, then Windows-1252 (a superset of
+    ISO-8859-1).
     ``ValueError`` when its base64 encoding is broken: cut off, or with
     characters outside base64 that leave bytes that are no text."""
     payload = part.get_payload(decode=True)
@@ -81,8 +83,11 @@ def _decoded(part: Message) -> str:
     damaged = [d for d in part.defects if isinstance(d, (InvalidBase64CharactersDefect, InvalidBase64LengthDefect))]
     if any(isinstance(d, InvalidBase64LengthDefect) for d in damaged):
         raise ValueError("the base64 encoding of the text is cut off")
-    charset = (part.get_content_charset() or "us-ascii").lower()
-    if charset in ("iso-8859-1", "latin-1", "latin1", "us-ascii", "ascii"):
+    declared = part.get_content_charset()
+    charset = (declared or "us-ascii").lower()
+    if charset in ("us-ascii", "ascii") and not payload.isascii():
+        charset = "utf-8"  # 8-bit text without (or against) its declaration: most likely UTF-8
+    elif charset in ("iso-8859-1", "latin-1", "latin1", "us-ascii", "ascii"):
         charset = "windows-1252"
     try:
         return payload.decode(charset)
