@@ -355,6 +355,7 @@ class _Session:
             self.current = None
             self.signed.pop(game.name, None)
             self.touched.add(game.name)
+            self._check_votes(game, section)  # the others may all have voted already
             return
         entry = self._submission(game, seat.power)
         if isinstance(value, (cmd.Ready, cmd.Wait)):
