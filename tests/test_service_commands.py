@@ -264,7 +264,7 @@ def test_claiming_open_seats_stores_a_hash_and_the_last_seat_starts_the_game(tab
     ack = table.ack(address("Austria"), signon("Austria"))
     assert ack.sections() == [("SIGNON Austria spiel1 ****", [
         "You now play Austria in spiel1. Keep your password: every mail needs it.",
-        "The game has not started yet: 6 powers are still open.",
+        "The game has not started yet; powers still open: 6.",
     ])]
     assert (ack.machine("Game"), ack.machine("Power"), ack.machine("Phase"), ack.machine("Status"),
             ack.machine("Deadline")) == (["spiel1"], ["Austria"], ["S1901M"], ["forming"], ["-"])
@@ -334,7 +334,7 @@ def test_german_anmelden_with_powers_of_several_words(table: Table) -> None:
     ack = table.ack("nl@players.test", "ANMELDEN Vereinigte Niederlande spiel2 pw")
     assert ack.sections() == [("SIGNON Vereinigte Niederlande spiel2 ****", [
         "Du spielst jetzt Vereinigte Niederlande in spiel2. Merke dir dein Passwort: jede Mail braucht es.",
-        "Das Spiel hat noch nicht begonnen: 10 Mächte sind noch frei.",
+        "Das Spiel hat noch nicht begonnen; noch freie Mächte: 10.",
     ])]
     assert ack.machine("Power") == ["Vereinigte Niederlande"]
     ack = table.ack("rhb@players.test", "anmelden Rhine Bishoprics spiel2 geheim")
@@ -350,7 +350,7 @@ def test_german_anmelden_with_powers_of_several_words(table: Table) -> None:
     ack = table.ack("nl@players.test", "ANMELDEN Vereinigte Niederlande spiel2 pw")
     assert ack.sections()[0][1] == [
         "Angemeldet als Vereinigte Niederlande in spiel2.",
-        "Das Spiel hat noch nicht begonnen: 9 Mächte sind noch frei.",
+        "Das Spiel hat noch nicht begonnen; noch freie Mächte: 9.",
     ]
 
 
@@ -367,7 +367,7 @@ def test_orders_are_echoed_canonically_with_mail_lines_and_errors_with_columns(s
         'line 6, column 1: ERROR in "A Mun - Ruh": the unit in MUN belongs to Germany',
         "line 7, column 3: ERROR in \"A Vie Gal Xx\": unknown province 'Vie Gal Xx'",
         "Still without orders (the rules' default applies: hold, disband or waive): A BUD",
-        "Stored: 2 orders for S1901M; they replace any earlier orders of this phase.",
+        "Stored for S1901M: 2 order(s); they replace any earlier orders of this phase.",
     ])
     entry = started.store.submissions("spiel1", "S1901M")["Austria"]
     assert (entry.orders, entry.has_orders, entry.ready) == (("A VIE - GAL", "F TRI - ALB"), True, False)
@@ -381,7 +381,7 @@ def test_orders_are_echoed_canonically_with_mail_lines_and_errors_with_columns(s
 
     ack = started.ack(address("Germany"), signon("Germany"), "F Kie - Den", "A Ber - Kie", "A Mun - Ruh")
     assert ack.section("Orders (lines 2-4)")[-2:] == [
-        "Every unit has an order.", "Stored: 3 orders for S1901M; they replace any earlier orders of this phase.",
+        "Every unit has an order.", "Stored for S1901M: 3 order(s); they replace any earlier orders of this phase.",
     ]
 
 
@@ -391,7 +391,7 @@ def test_a_second_order_mail_replaces_the_first_set_entirely(started: Table) -> 
     assert ack.section("Orders (lines 2-2)") == [
         "line 2: A VIE - TYR",
         "Still without orders (the rules' default applies: hold, disband or waive): A BUD, F TRI",
-        "Stored: 1 orders for S1901M; they replace any earlier orders of this phase.",
+        "Stored for S1901M: 1 order(s); they replace any earlier orders of this phase.",
     ]
     assert started.store.submissions("spiel1", "S1901M")["Austria"].orders == ("A VIE - TYR",)
 
@@ -410,7 +410,7 @@ def test_order_blocks_around_a_command_form_one_set(started: Table) -> None:
     assert ack.section("Orders (lines 4-4)") == [
         "line 4: F TRI - ALB",
         "Still without orders (the rules' default applies: hold, disband or waive): A BUD",
-        "Stored: 2 orders for S1901M; they replace any earlier orders of this phase.",
+        "Stored for S1901M: 2 order(s); they replace any earlier orders of this phase.",
     ]
     entry = started.store.submissions("spiel1", "S1901M")["Austria"]
     assert (entry.orders, entry.ready) == (("A VIE - GAL", "F TRI - ALB"), True)
@@ -425,7 +425,7 @@ def test_orders_for_another_powers_unit_change_nothing_of_that_power(started: Ta
         'line 2, column 1: ERROR in "A Mun - Bur": the unit in MUN belongs to Germany',
         'line 3, column 1: ERROR in "F Kie H": the unit in KIE belongs to Germany',
         "Still without orders (the rules' default applies: hold, disband or waive): A VIE, A BUD, F TRI",
-        "Stored: 0 orders for S1901M; they replace any earlier orders of this phase.",
+        "Stored for S1901M: 0 order(s); they replace any earlier orders of this phase.",
     ]
     after = started.store.submissions("spiel1", "S1901M")
     assert after["Germany"] == before and after["Germany"].orders == ("A MUN - RUH", "F KIE - DEN")
@@ -835,9 +835,33 @@ def test_several_commands_in_one_mail_are_answered_in_order(started: Table) -> N
     assert ack.section("Orders (lines 2-3)")[:2] == ["line 2: A VIE - GAL", "line 3: F TRI - ALB"]
     assert ack.section("READY") == [READY]
     assert ack.section("LIST")[0].startswith("spiel1 (standard): running, phase S1901M")
-    assert ack.section("SIGNOFF") == ["Signed off; the rest of the mail (1 lines) is not read."]
+    assert ack.section("SIGNOFF") == ["Signed off; the rest of the mail is not read (lines: 1)."]
     assert password("Austria").encode() not in ack.raw and b"zweites-geheimnis" not in ack.raw
     assert (ack.machine("Game"), ack.machine("Power"), ack.machine("Phase"), ack.machine("Deadline")) == (
         ["spiel1"], ["Austria"], ["S1901M"], [FIRST_DEADLINE_MACHINE])
     entry = started.store.submissions("spiel1", "S1901M")["Austria"]
     assert (entry.orders, entry.ready, entry.draw_vote) == (("A VIE - GAL", "F TRI - ALB"), True, False)
+
+
+# --- later additions ---------------------------------------------------------
+
+
+def test_a_failed_sign_on_to_a_german_game_reads_like_any_other_failure(table: Table) -> None:
+    table.create("spiel2", language="de")
+    table.ack(address("Austria"), signon("Austria", "spiel2"))
+    wrong = table.ack(address("England"), "SIGNON Austria spiel2 falsch")
+    unknown = table.ack(address("England"), "SIGNON Austria gibtsnicht falsch")
+    assert wrong.section("SIGNON Austria spiel2 ****") == [SIGNON_FAILED]
+    assert unknown.section("SIGNON Austria gibtsnicht ****") == [SIGNON_FAILED]
+    assert wrong.machine("Game") == unknown.machine("Game") == []
+
+
+def test_resigning_before_the_start_opens_the_seat_again(table: Table) -> None:
+    table.create()
+    table.ack(address("Austria"), signon("Austria"))
+    ack = table.ack(address("Austria"), signon("Austria"), "RESIGN")
+    assert ack.section("RESIGN") == ["You gave up your seat in spiel1; the game had not started, so the power is open again."]
+    seat = next(p for p in table.store.players("spiel1") if p.power == "Austria")
+    assert (seat.status, seat.address, seat.password_hash) == ("open", None, None)
+    again = table.ack(address("Germany"), "SIGNON Austria spiel1 neu")
+    assert again.section("SIGNON Austria spiel1 ****")[0] == "You now play Austria in spiel1. Keep your password: every mail needs it."

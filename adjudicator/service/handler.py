@@ -235,8 +235,8 @@ class _Session:
             check_password(value.password, None)
             section.lines.append(self.texts("signon_failed"))
             return
-        self.texts = Texts(game.language, game.time_zone)
         if seat.status == "open" and game.status == FORMING:
+            self.texts = Texts(game.language, game.time_zone)
             seat = replace(seat, address=self.sender, password_hash=hash_password(value.password),
                            status="playing", joined_at=self.now.isoformat())
             self.store.update_player(self.db, seat)
@@ -247,6 +247,7 @@ class _Session:
                 game = start_game(self.store, self.db, self.config, game, self.now)
                 section.lines.append(self.texts("game_started", game=game.name, phase=game.phase))
         elif seat.status == "playing" and check_password(value.password, seat.password_hash):
+            self.texts = Texts(game.language, game.time_zone)
             section.lines.append(self.texts("signon_ok", power=module.power_name(seat.power, game.language),
                                             game=game.name))
         else:
@@ -343,6 +344,14 @@ class _Session:
             self.store.update_player(self.db, seat)
             self.current.player = seat
             section.lines.append(self.texts("password_changed"))
+            return
+        if game.status == FORMING and isinstance(value, cmd.Resign):
+            self.store.update_player(self.db, replace(seat, address=None, password_hash=None, status="open",
+                                                      joined_at=None))
+            self.store.log(self.db, game.name, self.now.isoformat(), "left", seat.power)
+            section.lines.append(self.texts("left_forming", game=game.name))
+            self.current = None
+            self.signed.pop(game.name, None)
             return
         if game.status != ACTIVE:
             section.lines.append(self.texts("game_over", game=game.name, outcome=game.outcome)
