@@ -9,23 +9,12 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 from tests.judge_harness import Player, RunningJudge, text_of, wait_until
 from tests.mailserver import MailServer
-from tests.test_service_e2e import POWERS, create
+from tests.test_service_e2e import POWERS, create, judge, seat_everyone  # noqa: F401 (judge is a fixture)
 
 CRASH_POINTS = ("saved", "taken", "handled")
-
-
-@pytest.fixture
-def judge(mail_server: MailServer, tmp_path: Path) -> Iterator[RunningJudge]:
-    running = RunningJudge(mail_server, tmp_path)
-    yield running
-    running.stop()
 
 
 def crash_then_recover(judge: RunningJudge, point: str) -> None:
@@ -80,12 +69,8 @@ def test_killed_at_every_point_every_mail_is_answered_once_and_no_order_is_lost(
 
 def test_killed_after_resolving_the_reports_are_sent_once(judge: RunningJudge) -> None:
     create(judge, "crash2", "deadline.movement=1h")
-    players = [judge.player(p.lower(), p, f"pw-{p.lower()}") for p in POWERS]
     judge.start()
-    for player in players:
-        player.send(f"SIGNON {player.power} crash2 {player.password}\n")
-    for player in players:
-        player.wait_for("start", 1)
+    players = list(seat_everyone(judge, "crash2").values())
     judge.stop()
     for player in players:
         player.orders("crash2", "READY")
@@ -104,12 +89,8 @@ def test_an_smtp_outage_across_a_deadline_delays_reports_but_loses_none(
     judge: RunningJudge, mail_server: MailServer
 ) -> None:
     create(judge, "outage", "deadline.movement=6s")
-    players = [judge.player(p.lower(), p, f"pw-{p.lower()}") for p in POWERS]
     judge.start()
-    for player in players:
-        player.send(f"SIGNON {player.power} outage {player.password}\n")
-    for player in players:
-        player.wait_for("start", 1)
+    players = list(seat_everyone(judge, "outage").values())
     mail_server.stop_smtp()
     try:
         for player in players:
