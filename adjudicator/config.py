@@ -189,6 +189,17 @@ def _variant(value: Any) -> str:
     return text
 
 
+def _server_keys(section: str, kinds: tuple[str, ...], user: Check) -> dict[str, tuple[str, Check]]:
+    """The keys shared by [mailbox] and [smtp]: kind, Maildir path, server and login."""
+    checks: dict[str, Check] = {
+        "kind": _one_of(*kinds), "path": _nonempty, "host": _nonempty, "port": _port, "tls": _one_of(*TLS_MODES),
+        "user": user, "password": _string,
+    }
+    keys = {key: (f"{section}.{key}", check) for key, check in checks.items()}
+    keys["password_env"] = (f"{section}.password", _nonempty)
+    return keys
+
+
 # section -> key -> (field path, check)
 _SCHEMA: dict[str, dict[str, tuple[str, Check]]] = {
     "rules": {"default_variant": ("default_variant", _variant)},
@@ -199,27 +210,8 @@ _SCHEMA: dict[str, dict[str, tuple[str, Check]]] = {
         "language": ("language", _one_of(*LANGUAGES)),
         "time_zone": ("time_zone", _zone),
     },
-    "mailbox": {
-        "kind": ("mailbox.kind", _one_of("maildir", "imap")),
-        "path": ("mailbox.path", _nonempty),
-        "host": ("mailbox.host", _nonempty),
-        "port": ("mailbox.port", _port),
-        "tls": ("mailbox.tls", _one_of(*TLS_MODES)),
-        "user": ("mailbox.user", _nonempty),
-        "password": ("mailbox.password", _string),
-        "password_env": ("mailbox.password", _nonempty),
-        "folder": ("mailbox.folder", _nonempty),
-    },
-    "smtp": {
-        "kind": ("smtp.kind", _one_of("maildir", "smtp")),
-        "path": ("smtp.path", _nonempty),
-        "host": ("smtp.host", _nonempty),
-        "port": ("smtp.port", _port),
-        "tls": ("smtp.tls", _one_of(*TLS_MODES)),
-        "user": ("smtp.user", _string),
-        "password": ("smtp.password", _string),
-        "password_env": ("smtp.password", _nonempty),
-    },
+    "mailbox": {**_server_keys("mailbox", ("maildir", "imap"), _nonempty), "folder": ("mailbox.folder", _nonempty)},
+    "smtp": _server_keys("smtp", ("maildir", "smtp"), _string),
     "service": {"poll_interval": ("poll_interval", _seconds), "retry_base": ("retry_base", _seconds)},
     "deadlines": {kind: (f"deadlines.{kind}", _duration) for kind in ("movement", "retreat", "adjustment", "play")},
 }
