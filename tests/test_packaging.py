@@ -24,6 +24,9 @@ def test_wheel_carries_data_and_runs_from_elsewhere(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "adjudicator/_data/grammars/diplomacy.lark" in names
     assert "adjudicator/_data/maps/standard.toml" in names
+    assert "adjudicator/_data/grammars/commands.lark" in names
+    assert "adjudicator/_data/templates/texts.toml" in names
+    assert "adjudicator/_data/templates/diplomacy_report.html.j2" in names
 
     site = tmp_path / "site"
     subprocess.run(
@@ -46,3 +49,15 @@ def test_wheel_carries_data_and_runs_from_elsewhere(tmp_path: Path) -> None:
         capture_output=True, text=True, cwd=elsewhere, env=env, timeout=60, check=True,
     )
     assert where.stdout.strip().startswith(str(site))
+
+    # The judge itself, from the wheel: a piped sign-on is answered from the packaged templates.
+    def judge(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([sys.executable, "-m", "adjudicator", *args], input=stdin, capture_output=True,
+                              cwd=elsewhere, env=env, timeout=60)
+
+    assert judge("game", "create", "spiel1", "--variant", "30jk").returncode == 0
+    mail = "From: p@pbem.test\nMessage-ID: <w1@pbem.test>\n\nANMELDEN Bayern spiel1 geheim\n".encode()
+    assert judge("receive", stdin=mail).returncode == 0
+    assert judge("serve", "--once").returncode == 0
+    (answer,) = (elsewhere / "var" / "mail" / "sent" / "new").iterdir()
+    assert b"Bayern" in answer.read_bytes() and b":: Kind: acknowledgement" in answer.read_bytes()
