@@ -107,6 +107,8 @@ class Config:
     name: str = "Adjudicator"
     language: str = "de"
     time_zone: str = "Europe/Berlin"
+    admin: str = ""
+    admin_password: str = ""
     mailbox: MailboxConfig = field(default_factory=MailboxConfig)
     smtp: SmtpConfig = field(default_factory=SmtpConfig)
     poll_interval: float = 60.0
@@ -209,6 +211,9 @@ _SCHEMA: dict[str, dict[str, tuple[str, Check]]] = {
         "name": ("name", _nonempty),
         "language": ("language", _one_of(*LANGUAGES)),
         "time_zone": ("time_zone", _zone),
+        "admin": ("admin", _address),
+        "admin_password": ("admin_password", _nonempty),
+        "admin_password_env": ("admin_password", _nonempty),
     },
     "mailbox": {**_server_keys("mailbox", ("maildir", "imap"), _nonempty), "folder": ("mailbox.folder", _nonempty)},
     "smtp": _server_keys("smtp", ("maildir", "smtp"), _string),
@@ -252,7 +257,7 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
             target, check = entry
             try:
                 checked = check(value)
-                if key == "password_env":
+                if key.endswith("password_env"):
                     if checked not in environ:
                         raise ValueError(f"the environment variable {checked} is not set")
                     checked = environ[checked]
@@ -271,6 +276,8 @@ def _require(config: Config, where: str) -> None:
                 raise ConfigError(f"{where}: mailbox.{key} is missing (needed when mailbox.kind = \"imap\")")
     if config.smtp.kind == "smtp" and not config.smtp.host:
         raise ConfigError(f"{where}: smtp.host is missing (needed when smtp.kind = \"smtp\")")
+    if config.admin and not config.admin_password:
+        raise ConfigError(f"{where}: judge.admin_password (or judge.admin_password_env) is missing for judge.admin")
     if config.smtp.user and not config.smtp.password:
         raise ConfigError(f"{where}: smtp.password (or smtp.password_env) is missing for smtp.user {config.smtp.user!r}")
 

@@ -710,8 +710,8 @@ def test_a_resigned_power_cannot_sign_on_never_blocks_and_gets_no_reports(starte
     assert started.phase() == "F1901M"
     assert out.recipients("report") == sorted([*(address(p) for p in POWERS if p != "England"), GM])
     report = out.one("report", GM).text
-    # READY without orders is still no orders; the resigned England is nobody's to order.
-    assert "No orders received (NMR): Austria, France, Germany, Italy, Russia, Turkey\n" in report
+    # READY without orders holds on purpose (ruling S11): no NMR; the resigned England is nobody's to order.
+    assert "No orders received (NMR)" not in report
     assert orders_of(report, "England") == [
         "F LON H succeeds (no order)", "F EDI H succeeds (no order)", "A LVP H succeeds (no order)",
     ]

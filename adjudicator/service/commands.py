@@ -132,9 +132,55 @@ class Help:
     """``HELP``: send the player the command help (see ``help_text``)."""
 
 
+@dataclass(frozen=True, slots=True)
+class GameMaster:
+    """``GAMEMASTER <game> <password>``: sign on as the game master of ``game``."""
+
+    game: str
+    password: str
+
+
+@dataclass(frozen=True, slots=True)
+class Admin:
+    """``ADMIN <password>``: sign on as the judge's administrator."""
+
+    password: str
+
+
+@dataclass(frozen=True, slots=True)
+class GmCommand:
+    """``GM <command...>``: a game master's command, the words after the
+    keyword as written (read by ``adjudicator.service.gm``)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """``PRESS [ANON] [TO] <powers, ...>``: a press message to powers (or
+    ``ALL``); its text is the lines that follow, up to the next command."""
+
+    recipients: str
+
+
+@dataclass(frozen=True, slots=True)
+class Broadcast:
+    """``BROADCAST [ANON]``: a press message to every power."""
+
+    flag: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Absent:
+    """``ABSENT <first day> <last day>``: announce an absence (YYYY-MM-DD)."""
+
+    first_day: str
+    last_day: str
+
+
 Command: TypeAlias = (
     SignOn | SignOff | Ready | Wait | ListGames | History | ChangePassword | Resign | Draw | NoDraw | Concede
-    | NoConcede | Help
+    | NoConcede | Help | GameMaster | Admin | GmCommand | Press | Broadcast | Absent
 )
 """Any command a player can give in a mail."""
 
@@ -347,6 +393,45 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Send this help.",
         "Diese Hilfe schicken.",
         lambda a: Help(),
+    ),
+    CommandSpec(
+        "press", Press, ("PRESS",), ("PRESSE",), (Parameter("powers", "mächte", several_words=True),),
+        "Send a press message to powers (comma-separated, or ALL; ANON first for grey press); the text follows.",
+        "Eine Pressemeldung an Mächte schicken (mit Komma getrennt, oder ALLE; ANONYM vorweg bei grauer Presse); "
+        "der Text folgt.",
+        lambda a: Press(a[0]),
+    ),
+    CommandSpec(
+        "broadcast", Broadcast, ("BROADCAST",), ("RUNDSCHREIBEN",), (Parameter("anon", "anonym", optional=True),),
+        "Send a press message to every power; the text follows.",
+        "Eine Pressemeldung an alle Mächte schicken; der Text folgt.",
+        lambda a: Broadcast(a[0] if a else None),
+    ),
+    CommandSpec(
+        "absent", Absent, ("ABSENT",), ("ABWESEND",),
+        (Parameter("first-day", "erster-tag"), Parameter("last-day", "letzter-tag")),
+        "Tell your game master you will be away (days as YYYY-MM-DD).",
+        "Dem Spielleiter eine Abwesenheit melden (Tage als JJJJ-MM-TT).",
+        lambda a: Absent(a[0], a[1]),
+    ),
+    CommandSpec(
+        "gamemaster", GameMaster, ("GAMEMASTER",), ("SPIELLEITER",),
+        (_GAME, Parameter("password", "passwort")),
+        "Sign on as the game master of a game (see the GM guide).",
+        "Als Spielleiter eines Spiels anmelden (siehe die Spielleiter-Anleitung).",
+        lambda a: GameMaster(a[0], a[1]),
+    ),
+    CommandSpec(
+        "gm", GmCommand, ("GM",), ("SL",), (Parameter("command", "befehl", several_words=True),),
+        "A game master's command, after GAMEMASTER or ADMIN (GM HELP lists them).",
+        "Ein Befehl des Spielleiters, nach SPIELLEITER oder ADMIN (SL HILFE listet sie).",
+        lambda a: GmCommand(a[0]),
+    ),
+    CommandSpec(
+        "admin", Admin, ("ADMIN",), ("VERWALTER",), (Parameter("password", "passwort"),),
+        "Sign on as the judge's administrator (to create games).",
+        "Als Verwalter des Schiedsrichters anmelden (um Spiele anzulegen).",
+        lambda a: Admin(a[0]),
     ),
 )
 """Every command, in the order the help lists them; one entry per command

@@ -10,11 +10,13 @@ garbled: the answer says what could not be read.
 
 from __future__ import annotations
 
+import hmac
 import logging
 import sqlite3
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import date, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
 from email.utils import getaddresses
@@ -27,8 +29,10 @@ from adjudicator.mail.body import player_text
 from adjudicator.mail.compose import check_address
 from adjudicator.mail.loops import why_not_answered
 from adjudicator.service import commands as cmd
+from adjudicator.service import gm
 from adjudicator.service.auth import check_password, hash_password
-from adjudicator.service.notify import queue, reply_subject
+from adjudicator.service.notify import queue, queue_notice, reply_subject
+from adjudicator.service.press import read_request, send_press
 from adjudicator.service.render import Texts, render
 from adjudicator.service.store import GameRecord, InboundMail, PlayerRecord, Store, Submission
 from adjudicator.service.turns import ACTIVE, FINISHED, FORMING, end_by_agreement, everyone_ready, start_game
@@ -36,6 +40,7 @@ from adjudicator.service.turns import ACTIVE, FINISHED, FORMING, end_by_agreemen
 log = logging.getLogger(__name__)
 
 MAX_LINES = 2000
+RANDOM_POWER_WORDS = ("any", "random", "zufall", "beliebig")
 MAX_SHOWN = 1000
 """Each line of an acknowledgement is cut to this many characters, so that
 whatever a mail holds (a 1 MB line, a 1 MB word) the answer stays small."""
@@ -163,6 +168,8 @@ class _Session:
         self.signed: dict[str, _SignedOn] = {}
         self.touched: set[str] = set()
         self.pending: tuple[Section, set[int]] | None = None
+        self.staff: gm.GmContext | None = None
+        self.block_for: Callable[[tuple[tuple[int, str], ...] | None], None] | None = None
 
     def power_name(self, power: str) -> str:
         """A power's name in the mail's language (of the last sign-on)."""
@@ -177,6 +184,10 @@ class _Session:
             game = self.store.game(signed.game.name) or signed.game
             result.append({"game": game.name, "power": signed.player.power, "phase": game.phase,
                            "deadline": game.deadline, "status": game.status})
+        if self.staff is not None and self.staff.game is not None and self.staff.game.name not in self.signed:
+            game = self.store.game(self.staff.game.name) or self.staff.game
+            result.append({"game": game.name, "power": "", "phase": game.phase, "deadline": game.deadline,
+                           "status": game.status})
         return result
 
     def run(self, message: Message) -> None:
@@ -196,15 +207,31 @@ class _Session:
             self.sections.append(Section(self.texts("empty_echo"), [self.texts("empty_mail")]))
         for item in items:
             self._dispatch(item.line, item.value)
+        if self.block_for is not None:
+            self.block_for(None)
         self._finish_orders()
 
     # --- dispatch ------------------------------------------------------------
 
     def _dispatch(self, line: int, value: Any) -> None:
+        if self.block_for is not None:
+            consumer, self.block_for = self.block_for, None
+            consumer(value.lines if isinstance(value, cmd.OrderLines) else None)
+            if isinstance(value, cmd.OrderLines):
+                return
         if isinstance(value, cmd.OrderLines):
             self._orders(value)
             return
         self._finish_orders()
+        if isinstance(value, (cmd.GameMaster, cmd.Admin, cmd.GmCommand)):
+            self._staff_command(value)
+            return
+        if isinstance(value, (cmd.Press, cmd.Broadcast)):
+            self._press(value)
+            return
+        if isinstance(value, cmd.Absent):
+            self._absent(value)
+            return
         if isinstance(value, cmd.CommandError):
             hint = f" {self.texts('hint', hint=value.hint)}" if value.hint else ""
             self.sections.append(Section(self.texts("line_echo", line=line),
@@ -228,6 +255,10 @@ class _Session:
         self.sections.append(section)
         self.current = None
         game = self.store.game(value.game)
+        if (game is not None and game.status == FORMING and game.settings.get("random")
+                and value.power.lower() in RANDOM_POWER_WORDS):
+            self._apply_for_random_power(section, game, value.password)
+            return
         module = game_module(game.variant) if game is not None else None
         power = module.lookup_power(value.power) if module is not None else None
         seat = next((p for p in self.store.players(game.name) if p.power == power), None) if game else None
@@ -258,6 +289,17 @@ class _Session:
         self.current = _SignedOn(game, seat, module)
         self.signed[game.name] = self.current
         self._describe_phase(section)
+
+    def _apply_for_random_power(self, section: Section, game: GameRecord, password: str) -> None:
+        """``SIGNON ANY <game> <password>`` in a game with random powers."""
+        self.texts = Texts(game.language, game.time_zone)
+        self.store.add_applicant(self.db, game.name, self.sender, hash_password(password), self.now.isoformat())
+        open_seats = sum(1 for p in self.store.players(game.name) if p.status == "open")
+        missing = open_seats - len(self.store.applicants(game.name))
+        section.lines.append(self.texts("random_applied", game=game.name, missing=max(missing, 0)))
+        if missing <= 0:
+            started = start_game(self.store, self.db, self.config, game, self.now)
+            section.lines.append(self.texts("game_started", game=started.name, phase=started.phase))
 
     def _describe_phase(self, section: Section) -> None:
         assert self.current is not None
@@ -457,9 +499,118 @@ class _Session:
             for at, kind, detail in self.store.game_log(game.name):
                 if kind in ("created", "started", "resigned", "ended"):
                     section.lines.append(f"{texts.machine_time(at)} {kind}: {detail}")
+            changes = self.store.audit(game.name)
+            if changes:
+                section.lines.append(texts("report_gm_changes") + ":")
+            for change in changes:
+                section.lines.append(f"{texts.machine_time(change.at)} GM {change.command} ({change.detail})")
             return
         wanted = next((e for e in phases if e.phase.upper() == value.phase.upper()), None)
         if wanted is None:
             section.lines.append(self.texts("no_such_phase", game=game.name, phase=value.phase))
             return
         section.lines.extend(wanted.report_text.splitlines())
+
+    # --- game masters, press, absences -----------------------------------------------
+
+    def _staff_command(self, value: cmd.GameMaster | cmd.Admin | cmd.GmCommand) -> None:
+        if isinstance(value, cmd.GameMaster):
+            section = Section(f"GAMEMASTER {value.game} ****")
+            self.sections.append(section)
+            self.staff = None
+            game = self.store.game(value.game)
+            stored = game.settings.get("gm_password_hash") if game is not None else None
+            if game is None or not check_password(value.password, stored if isinstance(stored, str) else None):
+                section.lines.append(self.texts("gm_signon_failed"))
+                return
+            self.texts = Texts(game.language, game.time_zone)
+            self.staff = gm.GmContext(self.store, self.db, self.config, self.now, self.sender, "gm", game, self.texts)
+            section.lines.append(self.texts("gm_signon_ok", game=game.name, status=self.texts(game.status),
+                                            phase=game.phase))
+            return
+        if isinstance(value, cmd.Admin):
+            section = Section("ADMIN ****")
+            self.sections.append(section)
+            self.staff = None
+            expected = self.config.admin_password
+            if not expected or not hmac.compare_digest(value.password.encode(), expected.encode()):
+                section.lines.append(self.texts("admin_signon_failed"))
+                return
+            self.staff = gm.GmContext(self.store, self.db, self.config, self.now, self.sender, "admin", None,
+                                      self.texts)
+            section.lines.append(self.texts("admin_signon_ok"))
+            return
+        section = Section(f"GM {shown(gm.masked(value.text), 120)}")
+        self.sections.append(section)
+        if self.staff is None:
+            section.lines.append(self.texts("gm_sign_on_first"))
+            return
+        self.staff.lines = section.lines
+        self.staff.texts = self.texts
+        gm.run(self.staff, value.text)
+        if self.staff.game is not None:
+            self.touched.add(self.staff.game.name)
+        if self.staff.expect_orders is not None:
+            power, context = self.staff.expect_orders, self.staff
+            context.expect_orders = None
+
+            def take(lines: tuple[tuple[int, str], ...] | None) -> None:
+                context.lines = section.lines
+                if lines is None:
+                    section.lines.append(self.texts("gm_orders_missing", power=power))
+                else:
+                    gm.enter_orders(context, power, lines)
+
+            self.block_for = take
+
+    def _press(self, value: cmd.Press | cmd.Broadcast) -> None:
+        words = value.recipients if isinstance(value, cmd.Press) else None
+        flag = value.flag if isinstance(value, cmd.Broadcast) else None
+        echo = f"PRESS {shown(words, 120)}" if words is not None else f"BROADCAST {flag or ''}".strip()
+        section = Section(echo)
+        self.sections.append(section)
+        signed = self.current
+        if signed is None:
+            section.lines.append(self.texts("sign_on_first"))
+            return
+        recipients, anonymous, _ = read_request(words, flag)
+        game = self.store.game(signed.game.name) or signed.game
+        if game.status not in ("active", "paused"):
+            section.lines.append(self.texts("not_started", game=game.name) if game.status == FORMING
+                                 else self.texts("game_over", game=game.name, outcome=game.outcome))
+            return
+        power = signed.player.power
+
+        def take(lines: tuple[tuple[int, str], ...] | None) -> None:
+            body = [text for _, text in lines] if lines else []
+            section.lines.extend(send_press(self.store, self.db, self.config, self.now, game, power, recipients,
+                                            anonymous, body, self.texts))
+
+        self.block_for = take
+
+    def _absent(self, value: cmd.Absent) -> None:
+        section = Section(f"ABSENT {value.first_day} {value.last_day}")
+        self.sections.append(section)
+        signed = self.current
+        if signed is None:
+            section.lines.append(self.texts("sign_on_first"))
+            return
+        try:
+            first, last = date.fromisoformat(value.first_day), date.fromisoformat(value.last_day)
+        except ValueError:
+            section.lines.append(self.texts("absent_bad_dates"))
+            return
+        if last < first:
+            section.lines.append(self.texts("absent_bad_dates"))
+            return
+        game = signed.game
+        power = signed.player.power
+        self.store.add_absence(self.db, game.name, power, first.isoformat(), last.isoformat(), self.now.isoformat())
+        self.store.log(self.db, game.name, self.now.isoformat(), "absence", f"{power} {first} to {last}")
+        if game.gm:
+            queue_notice(self.store, self.db, self.config, game, game.gm,
+                         self.texts("absent_gm_subject", game=game.name),
+                  self.texts("absent_gm_mail", game=game.name, power=power, first=first.isoformat(),
+                             last=last.isoformat()), self.now)
+        section.lines.append(self.texts("absent_ok", first=first.isoformat(), last=last.isoformat()))
+

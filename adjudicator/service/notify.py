@@ -12,7 +12,8 @@ from typing import Sequence
 
 from adjudicator.config import Config
 from adjudicator.mail.compose import Attachment, compose
-from adjudicator.service.store import Store
+from adjudicator.service.render import Texts
+from adjudicator.service.store import GameRecord, Store
 
 MAX_SUBJECT = 200
 
@@ -60,3 +61,26 @@ def queue(
         attachments=attachments,
     )
     return store.queue_mail(db, (parseaddr(to)[1] or to,), message, now.isoformat())
+
+
+def notice_text(config: Config, game: GameRecord, body: str, kind: str = "notice") -> str:
+    """A notice's text: the machine-readable head (``:: Kind: notice``, the
+    game, its phase, status and deadline) above ``body``."""
+    texts = Texts(game.language, game.time_zone)
+    head = [
+        f":: Judge: {config.address}",
+        f":: Kind: {kind}",
+        f":: Game: {game.name}",
+        f":: Phase: {game.phase}",
+        f":: Status: {game.status}",
+        f":: Deadline: {texts.machine_time(game.deadline)}",
+    ]
+    return "\n".join(head) + "\n\n" + body.rstrip("\n") + "\n"
+
+
+def queue_notice(
+    store: Store, db: sqlite3.Connection, config: Config, game: GameRecord, to: str, subject: str, body: str,
+    now: datetime, kind: str = "notice",
+) -> str:
+    """Queue a notice about ``game`` (see ``notice_text``) to ``to``."""
+    return queue(store, db, config, to, subject, notice_text(config, game, body, kind), now)

@@ -31,9 +31,10 @@ from adjudicator.config import Config
 from adjudicator.service.handler import handle_mail
 from adjudicator.service.imap import Backoff, ImapIntake, ImapSettings, MailboxUnavailable
 from adjudicator.service.intake import MaildirIntake, Transport, take_in
+from adjudicator.service.reminders import send_pause_notices, send_reminders
 from adjudicator.service.outbox import SendSummary, SmtpSettings, send_due
 from adjudicator.service.store import Store
-from adjudicator.service.turns import due_games, everyone_ready, process_phase
+from adjudicator.service.turns import deadline_passed, due_games, everyone_ready, process_phase
 
 log = logging.getLogger("adjudicator")
 
@@ -144,9 +145,13 @@ class Judge:
         return count
 
     def process(self, name: str, phase: str, trigger: str) -> int:
-        """Resolve ``phase`` of ``name`` if still current (1 if it did)."""
+        """Resolve ``phase`` of ``name`` if still current (1 if it did); at a
+        deadline the game's grace period may postpone it instead."""
         try:
-            done = process_phase(self.store, self.config, name, phase, self.clock(), trigger)
+            if trigger == "deadline":
+                done = deadline_passed(self.store, self.config, name, phase, self.clock())
+            else:
+                done = process_phase(self.store, self.config, name, phase, self.clock(), trigger)
         except Exception:  # a game that cannot be resolved must not stop the others
             log.exception("game %s, phase %s could not be resolved", name, phase)
             return 0
@@ -165,10 +170,13 @@ class Judge:
         return self.handle_pending()
 
     def poll(self) -> None:
-        """One intake round: take in, handle, resolve what is ready or due."""
+        """One intake round: take in, handle, resolve what is ready or due,
+        send the reminders and pause notices that are due."""
         touched = self.take_in_and_handle()
         self.resolve_ready(touched)
         self.process_due()
+        send_reminders(self.store, self.config, self.clock())
+        send_pause_notices(self.store, self.config, self.clock())
 
     async def send(self) -> SendSummary:
         """Send the due outbox mail (SMTP or the outgoing Maildir)."""

@@ -18,7 +18,7 @@ import hashlib
 import json
 import sqlite3
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from pathlib import Path
 from typing import Any, Iterator
@@ -112,6 +112,64 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (game, seq)
         )""",
     ),
+    (
+        "ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE players ADD COLUMN missed INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE players ADD COLUMN excused_used INTEGER NOT NULL DEFAULT 0",
+        """CREATE TABLE audit (
+            game TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            command TEXT NOT NULL,
+            detail TEXT NOT NULL,
+            reported INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (game, seq)
+        )""",
+        """CREATE TABLE press (
+            game TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            phase TEXT NOT NULL,
+            sender TEXT NOT NULL,
+            anonymous INTEGER NOT NULL,
+            recipients TEXT NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (game, seq)
+        )""",
+        """CREATE TABLE reminders_sent (
+            game TEXT NOT NULL,
+            phase TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game, phase, kind)
+        )""",
+        """CREATE TABLE applicants (
+            game TEXT NOT NULL,
+            address TEXT NOT NULL,
+            password_hash TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game, address)
+        )""",
+        """CREATE TABLE absences (
+            game TEXT NOT NULL,
+            power TEXT NOT NULL,
+            first_day TEXT NOT NULL,
+            last_day TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game, power, first_day)
+        )""",
+        """CREATE TABLE phase_archive (
+            game TEXT NOT NULL,
+            phase TEXT NOT NULL,
+            archived_at TEXT NOT NULL,
+            state TEXT NOT NULL,
+            orders TEXT NOT NULL,
+            report_text TEXT NOT NULL,
+            processed_at TEXT NOT NULL,
+            PRIMARY KEY (game, phase, archived_at)
+        )""",
+    ),
 )
 
 INBOUND_STATES = ("new", "done", "ignored", "failed")
@@ -153,8 +211,10 @@ class OutboundMail:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A game as stored: ``status`` is ``forming`` (seats open), ``active``
-    or ``finished``; ``state`` is the game module's state of ``phase``;
+    """A game as stored: ``status`` is ``forming`` (seats open), ``active``,
+    ``paused`` or ``finished``; ``settings`` holds what its GM set (GM
+    password hash, press, grace, late policy, reminders, schedule, random
+    assignment, pause data); ``state`` is the game module's state of ``phase``;
     ``deadline`` an ISO-8601 UTC time or None; ``deadlines`` maps phase
     kinds to durations in seconds; ``outcome`` says how a finished game ended."""
 
@@ -171,12 +231,16 @@ class GameRecord:
     deadlines: dict[str, int]
     outcome: str
     created_at: str
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerRecord:
-    """A seat: ``status`` is ``open``, ``playing`` or ``resigned``; the
-    password is kept only as a hash (adjudicator.service.auth)."""
+    """A seat: ``status`` is ``open``, ``playing``, ``resigned`` or
+    ``disorder`` (civil disorder after missed turns or an ejection); the
+    password is kept only as a hash (adjudicator.service.auth); ``missed``
+    counts turns without orders in a row, ``excused_used`` the grace
+    periods the power has caused."""
 
     game: str
     power: str
@@ -184,6 +248,8 @@ class PlayerRecord:
     password_hash: str | None
     status: str
     joined_at: str | None
+    missed: int = 0
+    excused_used: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +282,21 @@ class PhaseRecord:
     trigger: str
     processed_at: str
     seq: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """One change a game master made: who (an address and role), when, the
+    command as given and what it did; ``reported`` once a turn report
+    listed it."""
+
+    game: str
+    seq: int
+    at: str
+    actor: str
+    command: str
+    detail: str
+    reported: bool
 
 
 def content_hash(raw: bytes) -> str:
@@ -391,10 +472,11 @@ class Store:
         """Insert a new game and an open seat for each power."""
         db.execute(
             "INSERT INTO games (name, variant, options, language, time_zone, gm, status, phase, state, deadline,"
-            " deadlines, outcome, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " deadlines, outcome, created_at, settings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game.name, game.variant, _dump(game.options), game.language, game.time_zone, game.gm, game.status,
                 game.phase, _dump(game.state), game.deadline, _dump(game.deadlines), game.outcome, game.created_at,
+                _dump(game.settings),
             ),
         )
         for seat, power in enumerate(powers):
@@ -412,27 +494,30 @@ class Store:
         return [_game(row) for row in self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY name")]
 
     def update_game(self, db: sqlite3.Connection, game: GameRecord) -> None:
-        """Write a game's changeable fields (status, phase, state, deadline, outcome, options)."""
+        """Write every field of a game but its name, variant and creation time."""
         db.execute(
-            "UPDATE games SET status = ?, phase = ?, state = ?, deadline = ?, outcome = ?, options = ?, deadlines = ?"
-            " WHERE name = ?",
+            "UPDATE games SET status = ?, phase = ?, state = ?, deadline = ?, outcome = ?, options = ?, deadlines = ?,"
+            " language = ?, time_zone = ?, gm = ?, settings = ? WHERE name = ?",
             (game.status, game.phase, _dump(game.state), game.deadline, game.outcome, _dump(game.options),
-             _dump(game.deadlines), game.name),
+             _dump(game.deadlines), game.language, game.time_zone, game.gm, _dump(game.settings), game.name),
         )
 
     def players(self, game: str) -> list[PlayerRecord]:
         """The seats of a game, in the order the powers were created."""
         rows = self._db.execute(
-            "SELECT game, power, address, password_hash, status, joined_at FROM players WHERE game = ? ORDER BY seat",
+            "SELECT game, power, address, password_hash, status, joined_at, missed, excused_used FROM players"
+            " WHERE game = ? ORDER BY seat",
             (game,),
         )
         return [PlayerRecord(*row) for row in rows]
 
     def update_player(self, db: sqlite3.Connection, player: PlayerRecord) -> None:
-        """Write a seat's address, password hash, status and joining time."""
+        """Write a seat's address, password hash, status, joining time and lateness counters."""
         db.execute(
-            "UPDATE players SET address = ?, password_hash = ?, status = ?, joined_at = ? WHERE game = ? AND power = ?",
-            (player.address, player.password_hash, player.status, player.joined_at, player.game, player.power),
+            "UPDATE players SET address = ?, password_hash = ?, status = ?, joined_at = ?, missed = ?, excused_used = ?"
+            " WHERE game = ? AND power = ?",
+            (player.address, player.password_hash, player.status, player.joined_at, player.missed,
+             player.excused_used, player.game, player.power),
         )
 
     def submissions(self, game: str, phase: str) -> dict[str, Submission]:
@@ -499,8 +584,121 @@ class Store:
         return [(at, kind, detail) for at, kind, detail in rows]
 
 
+    # --- game masters: audit trail, press, reminders, applicants, absences ---------
+
+    def add_audit(self, db: sqlite3.Connection, game: str, at: str, actor: str, command: str, detail: str) -> None:
+        """Record a game master's (or administrator's) change of a game."""
+        seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM audit WHERE game = ?", (game,)).fetchone()[0]
+        db.execute(
+            "INSERT INTO audit (game, seq, at, actor, command, detail) VALUES (?, ?, ?, ?, ?, ?)",
+            (game, seq, at, actor, command, detail),
+        )
+
+    def audit(self, game: str, unreported_only: bool = False) -> list[AuditEntry]:
+        """A game's audit trail, oldest first (only the entries no turn
+        report has listed yet, when asked)."""
+        condition = " AND reported = 0" if unreported_only else ""
+        rows = self._db.execute(
+            f"SELECT game, seq, at, actor, command, detail, reported FROM audit WHERE game = ?{condition} ORDER BY seq",
+            (game,),
+        )
+        return [AuditEntry(g, seq, at, actor, command, detail, bool(reported))
+                for g, seq, at, actor, command, detail, reported in rows]
+
+    def mark_audit_reported(self, db: sqlite3.Connection, game: str) -> None:
+        """Every audit entry of ``game`` has been listed in a turn report."""
+        db.execute("UPDATE audit SET reported = 1 WHERE game = ?", (game,))
+
+    def add_press(self, db: sqlite3.Connection, game: str, at: str, phase: str, sender: str, anonymous: bool,
+                  recipients: tuple[str, ...], body: str) -> None:
+        """Keep a press message in the game's history."""
+        seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM press WHERE game = ?", (game,)).fetchone()[0]
+        db.execute(
+            "INSERT INTO press (game, seq, at, phase, sender, anonymous, recipients, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game, seq, at, phase, sender, int(anonymous), "\n".join(recipients), body),
+        )
+
+    def press(self, game: str) -> list[tuple[str, str, str, bool, tuple[str, ...], str]]:
+        """A game's press as (time, phase, sender, anonymous, recipients, body), oldest first."""
+        rows = self._db.execute(
+            "SELECT at, phase, sender, anonymous, recipients, body FROM press WHERE game = ? ORDER BY seq", (game,)
+        )
+        return [(at, phase, sender, bool(anon), tuple(to.split("\n")), body) for at, phase, sender, anon, to, body in rows]
+
+    def reminder_sent(self, game: str, phase: str, kind: str) -> bool:
+        """True when the reminder ``kind`` went out for this phase."""
+        return self._db.execute(
+            "SELECT 1 FROM reminders_sent WHERE game = ? AND phase = ? AND kind = ?", (game, phase, kind)
+        ).fetchone() is not None
+
+    def mark_reminder(self, db: sqlite3.Connection, game: str, phase: str, kind: str, at: str) -> None:
+        """Record that the reminder ``kind`` went out for this phase."""
+        db.execute(
+            "INSERT INTO reminders_sent (game, phase, kind, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (game, phase, kind, at),
+        )
+
+    def add_applicant(self, db: sqlite3.Connection, game: str, address: str, password_hash: str, at: str) -> bool:
+        """Put a player on the list for random power assignment; False when
+        the address is on it already."""
+        if db.execute("SELECT 1 FROM applicants WHERE game = ? AND address = ?", (game, address)).fetchone():
+            return False
+        db.execute("INSERT INTO applicants (game, address, password_hash, at) VALUES (?, ?, ?, ?)",
+                   (game, address, password_hash, at))
+        return True
+
+    def applicants(self, game: str) -> list[tuple[str, str]]:
+        """The players waiting for a random power, as (address, password hash), in order of arrival."""
+        rows = self._db.execute("SELECT address, password_hash FROM applicants WHERE game = ? ORDER BY at, address",
+                                (game,))
+        return [(address, password_hash) for address, password_hash in rows]
+
+    def clear_applicants(self, db: sqlite3.Connection, game: str) -> None:
+        """Empty the list of players waiting for a random power."""
+        db.execute("DELETE FROM applicants WHERE game = ?", (game,))
+
+    def add_absence(self, db: sqlite3.Connection, game: str, power: str, first_day: str, last_day: str, at: str) -> None:
+        """Record a player's announced absence (days as YYYY-MM-DD)."""
+        db.execute(
+            "INSERT INTO absences (game, power, first_day, last_day, at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game, power, first_day) DO UPDATE SET last_day = excluded.last_day, at = excluded.at",
+            (game, power, first_day, last_day, at),
+        )
+
+    def absences(self, game: str) -> list[tuple[str, str, str]]:
+        """Announced absences as (power, first day, last day)."""
+        rows = self._db.execute("SELECT power, first_day, last_day FROM absences WHERE game = ? ORDER BY first_day",
+                                (game,))
+        return [(power, first, last) for power, first, last in rows]
+
+    def roll_back_phases(self, db: sqlite3.Connection, game: str, phase: str, at: str) -> PhaseRecord | None:
+        """Move the resolved phase ``phase`` and every later one of ``game``
+        into the archive and clear their submissions; returns the record of
+        ``phase`` (its ``state`` is the position to return to), or None when
+        that phase was never resolved."""
+        target = next((p for p in self.phases(game) if p.phase.upper() == phase.upper()), None)
+        if target is None:
+            return None
+        for entry in self.phases(game):
+            if entry.seq < target.seq:
+                continue
+            db.execute(
+                "INSERT INTO phase_archive (game, phase, archived_at, state, orders, report_text, processed_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game, entry.phase, at, _dump(entry.state), _dump(entry.orders), entry.report_text, entry.processed_at),
+            )
+            db.execute("DELETE FROM phases WHERE game = ? AND phase = ?", (game, entry.phase))
+            if entry.phase != target.phase:
+                db.execute("DELETE FROM submissions WHERE game = ? AND phase = ?", (game, entry.phase))
+        return target
+
+    def clear_ready(self, db: sqlite3.Connection, game: str, phase: str) -> None:
+        """Take back every READY of a phase (its orders stay)."""
+        db.execute("UPDATE submissions SET ready = 0 WHERE game = ? AND phase = ?", (game, phase))
+
 _GAME_COLUMNS = (
-    "name, variant, options, language, time_zone, gm, status, phase, state, deadline, deadlines, outcome, created_at"
+    "name, variant, options, language, time_zone, gm, status, phase, state, deadline, deadlines, outcome, created_at,"
+    " settings"
 )
 
 
@@ -509,8 +707,9 @@ def _dump(value: Any) -> str:
 
 
 def _game(row: tuple[Any, ...]) -> GameRecord:
-    name, variant, options, language, time_zone, gm, status, phase, state, deadline, deadlines, outcome, created = row
+    name, variant, options, language, time_zone, gm, status, phase, state, deadline, deadlines, outcome, created, \
+        settings = row
     return GameRecord(
         name, variant, json.loads(options), language, time_zone, gm, status, phase, json.loads(state), deadline,
-        json.loads(deadlines), outcome, created,
+        json.loads(deadlines), outcome, created, json.loads(settings),
     )

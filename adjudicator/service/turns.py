@@ -14,15 +14,16 @@ from __future__ import annotations
 import random
 import sqlite3
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 from typing import Any, Mapping
 
 from adjudicator.config import Config
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, Resolution
-from adjudicator.service.notify import queue
+from adjudicator.service.notify import queue, queue_notice
 from adjudicator.service.render import Texts, render
-from adjudicator.service.store import GameRecord, PhaseRecord, PlayerRecord, Store
+from adjudicator.service.store import GameRecord, PhaseRecord, PlayerRecord, Store, Submission
 
 FORMING, ACTIVE, FINISHED = "forming", "active", "finished"
 
@@ -41,10 +42,13 @@ def create_game(
     *,
     gm: str | None = None,
     seed: int | None = None,
+    db: sqlite3.Connection | None = None,
+    settings: Mapping[str, Any] | None = None,
 ) -> GameRecord:
     """Create a game whose seats are open for sign-on.  ``options`` are the
     variant's options plus the judge's own: ``language`` (de/en),
-    ``time_zone`` and ``deadline.<kind>`` (durations in seconds)."""
+    ``time_zone`` and ``deadline.<kind>`` (durations in seconds).  Inside
+    the caller's transaction ``db`` when given, else in one of its own."""
     if not name or not name.isprintable() or " " in name or len(name) > 40:
         raise GameError(f"game name {name!r}: use one word of at most 40 characters")
     if store.game(name) is not None:
@@ -66,11 +70,15 @@ def create_game(
     record = GameRecord(
         name, module.variant, dict(state.get("options", rules_options)), language,
         str(own.get("time_zone", config.time_zone)), gm, FORMING, module.phase(state), state, None, deadlines, "",
-        now.isoformat(),
+        now.isoformat(), {**(settings or {}), "seed": seed},
     )
-    with store.transaction() as db:
+    if db is not None:
         store.create_game(db, record, module.powers())
         store.log(db, name, now.isoformat(), "created", f"variant {module.variant}")
+        return record
+    with store.transaction() as own_db:
+        store.create_game(own_db, record, module.powers())
+        store.log(own_db, name, now.isoformat(), "created", f"variant {module.variant}")
     return record
 
 
@@ -80,16 +88,58 @@ def texts_for(game: GameRecord) -> Texts:
 
 
 def deadline_after(game: GameRecord, module: GameModule, state: dict[str, Any], now: datetime) -> str:
-    """The deadline of the phase ``state`` is in, counted from ``now``."""
+    """The deadline of the phase ``state`` is in, counted from ``now``: the
+    phase kind's duration, or for movement phases of a game with a weekly
+    schedule the first scheduled time at least 24 hours away."""
     kind = module.phase_kind(state)
+    weekly = game.settings.get("weekly") or []
+    if weekly and kind == "movement":
+        return next_weekly_time(now, weekly, game.time_zone).isoformat()
     seconds = game.deadlines.get(kind) or game.deadlines.get("movement") or 72 * 3600
     return (now + timedelta(seconds=seconds)).isoformat()
 
 
+WEEKDAYS = {"mon": 0, "mo": 0, "tue": 1, "di": 1, "wed": 2, "mi": 2, "thu": 3, "do": 3, "fri": 4, "fr": 4,
+            "sat": 5, "sa": 5, "sun": 6, "so": 6}
+
+
+def next_weekly_time(now: datetime, times: list[str], time_zone: str, minimum: timedelta = timedelta(hours=24)) -> datetime:
+    """The first of the weekly ``times`` (``"Sun 20:00"``, German day names
+    too) in ``time_zone`` that is at least ``minimum`` after ``now``."""
+    zone = ZoneInfo(time_zone)
+    local = now.astimezone(zone)
+    candidates = []
+    for entry in times:
+        day, _, clock = entry.partition(" ")
+        hour, minute = (int(x) for x in clock.split(":"))
+        weekday = WEEKDAYS[day.lower()[:3] if day.lower()[:3] in WEEKDAYS else day.lower()[:2]]
+        for weeks in range(3):
+            date = (local + timedelta(days=(weekday - local.weekday()) % 7 + 7 * weeks)).date()
+            moment = datetime(date.year, date.month, date.day, hour, minute, tzinfo=zone)
+            if moment - now >= minimum:
+                candidates.append(moment)
+                break
+    return min(candidates).astimezone(timezone.utc)
+
+
 def start_game(store: Store, db: sqlite3.Connection, config: Config, game: GameRecord, now: datetime) -> GameRecord:
-    """Start a forming game (all seats taken): set the first deadline and
-    tell every player (inside the caller's transaction)."""
+    """Start a forming game (all seats taken, or the GM says START): players
+    waiting for a random power get the open powers in a seeded random
+    order, powers still open go into civil disorder, the first deadline is
+    set and every player is told (inside the caller's transaction)."""
     module = game_module(game.variant)
+    open_seats = [p for p in store.players(game.name) if p.status == "open"]
+    waiting = store.applicants(game.name)
+    if waiting:
+        rng = random.Random(int(game.settings.get("seed", 0)))
+        rng.shuffle(open_seats)
+        for seat, (address, password_hash) in zip(open_seats, waiting):
+            store.update_player(db, replace(seat, address=address, password_hash=password_hash, status="playing",
+                                            joined_at=now.isoformat()))
+        store.clear_applicants(db, game.name)
+    for seat in store.players(game.name):
+        if seat.status == "open":
+            store.update_player(db, replace(seat, status="disorder"))
     started = replace(game, status=ACTIVE, deadline=deadline_after(game, module, game.state, now))
     store.update_game(db, started)
     store.log(db, game.name, now.isoformat(), "started", f"phase {game.phase}")
@@ -131,41 +181,120 @@ def everyone_ready(store: Store, game: GameRecord) -> bool:
 
 
 def process_phase(store: Store, config: Config, name: str, phase: str, now: datetime, trigger: str) -> bool:
-    """Resolve phase ``phase`` of game ``name`` if the game is still in it;
-    store the result, queue the reports, set the next deadline.  Returns
-    whether it resolved anything."""
+    """Resolve phase ``phase`` of game ``name`` if the game is still in it
+    (see ``resolve_phase``), in a transaction of its own."""
+    with store.transaction() as db:
+        return resolve_phase(store, db, config, name, phase, now, trigger)
+
+
+def deadline_passed(store: Store, config: Config, name: str, phase: str, now: datetime) -> bool:
+    """The deadline of ``phase`` has come: grant the grace period when the
+    game has one and a late power may still be excused (the late powers
+    are told), otherwise resolve the phase.  Returns whether it resolved."""
     with store.transaction() as db:
         game = store.game(name)
         if game is None or game.status != ACTIVE or game.phase != phase:
             return False
-        module = game_module(game.variant)
-        playing = {p.power for p in store.players(game.name) if p.status == "playing"}
-        submissions = store.submissions(game.name, phase)
-        orders = {p: list(s.orders) for p, s in submissions.items() if s.has_orders and p in playing}
-        resolution = module.resolve(game.state, orders)
-        late = [p.power for p in acting_players(store, game, module) if not submissions.get(p.power, None)
-                or not submissions[p.power].has_orders]
-        finished = resolution.next_phase is None
-        outcome = _outcome(game, module, resolution) if finished else ""
-        following = replace(
-            game,
-            phase=module.phase(resolution.state),
-            state=resolution.state,
-            status=FINISHED if finished else ACTIVE,
-            deadline=None if finished else deadline_after(game, module, resolution.state, now),
-            outcome=outcome,
-        )
-        text, html = render_report(config, following, module, resolution.report, late, game.phase)
-        if not store.add_phase(
-            db, PhaseRecord(game.name, phase, game.state, orders, resolution.report, text, trigger, now.isoformat())
-        ):
+        if _grant_grace(store, db, config, game, now):
             return False
-        store.update_game(db, following)
-        store.log(db, game.name, now.isoformat(), "resolved", f"{phase} ({trigger})")
-        subject = texts_for(game)("report_subject", game=game.name, phase=phase)
-        for address in recipients(store, following):
-            queue(store, db, config, address, subject, text, now, html=html)
+        return resolve_phase(store, db, config, name, phase, now, "deadline")
+
+
+def _grant_grace(store: Store, db: sqlite3.Connection, config: Config, game: GameRecord, now: datetime) -> bool:
+    grace = int(game.settings.get("grace", 0))
+    if grace <= 0 or game.settings.get("grace_phase") == game.phase:
+        return False
+    module = game_module(game.variant)
+    submissions = store.submissions(game.name, game.phase)
+    excused = int(game.settings.get("excused", 0))
+    late = [p for p in acting_players(store, game, module)
+            if not _took_part(submissions.get(p.power)) and p.excused_used < excused]
+    if not late:
+        return False
+    deadline = (datetime.fromisoformat(game.deadline or now.isoformat()) + timedelta(seconds=grace)).isoformat()
+    store.update_game(db, replace(game, deadline=deadline, settings={**game.settings, "grace_phase": game.phase}))
+    texts = texts_for(game)
+    for player in late:
+        store.update_player(db, replace(player, excused_used=player.excused_used + 1))
+        if player.address:
+            text = texts("grace_notice", game=game.name, phase=game.phase, deadline=texts.when(deadline),
+                         left=excused - player.excused_used - 1)
+            queue_notice(store, db, config, game, player.address,
+                         texts("grace_subject", game=game.name, phase=game.phase), text, now)
+    store.log(db, game.name, now.isoformat(), "grace", f"{game.phase} until {deadline}")
     return True
+
+
+def _took_part(entry: Submission | None) -> bool:
+    """A power took part in a phase when it sent orders or said READY
+    (holding everything on purpose); otherwise it missed the turn."""
+    return entry is not None and (entry.has_orders or entry.ready)
+
+
+def resolve_phase(
+    store: Store, db: sqlite3.Connection, config: Config, name: str, phase: str, now: datetime, trigger: str
+) -> bool:
+    """Resolve phase ``phase`` of game ``name`` if the game is still in it,
+    inside the caller's transaction: store the result, count missed turns
+    (civil disorder after the game's limit), list the game master's changes
+    since the last report, queue the reports, set the next deadline.
+    Returns whether it resolved anything."""
+    game = store.game(name)
+    if game is None or game.status != ACTIVE or game.phase != phase:
+        return False
+    module = game_module(game.variant)
+    playing = {p.power for p in store.players(game.name) if p.status == "playing"}
+    submissions = store.submissions(game.name, phase)
+    orders = {p: list(s.orders) for p, s in submissions.items() if s.has_orders and p in playing}
+    resolution = module.resolve(game.state, orders)
+    acting = acting_players(store, game, module)
+    late = [p.power for p in acting if not _took_part(submissions.get(p.power))]
+    disorder = _count_missed_turns(store, db, game, acting, late)
+    finished = resolution.next_phase is None
+    outcome = _outcome(game, module, resolution) if finished else ""
+    following = replace(
+        game,
+        phase=module.phase(resolution.state),
+        state=resolution.state,
+        status=FINISHED if finished else ACTIVE,
+        deadline=None if finished else deadline_after(game, module, resolution.state, now),
+        outcome=outcome,
+        settings={k: v for k, v in game.settings.items() if k != "grace_phase"},
+    )
+    changes = [f"{entry.command} ({entry.detail})" for entry in store.audit(game.name, unreported_only=True)]
+    text, html = render_report(config, following, module, resolution.report, late, game.phase, changes, disorder)
+    if not store.add_phase(
+        db, PhaseRecord(game.name, phase, game.state, orders, resolution.report, text, trigger, now.isoformat())
+    ):
+        return False
+    store.update_game(db, following)
+    store.mark_audit_reported(db, game.name)
+    store.log(db, game.name, now.isoformat(), "resolved", f"{phase} ({trigger})")
+    subject = texts_for(game)("report_subject", game=game.name, phase=phase)
+    for address in recipients(store, following):
+        queue(store, db, config, address, subject, text, now, html=html)
+    if disorder and following.gm:
+        texts = texts_for(game)
+        queue_notice(store, db, config, following, following.gm, texts("disorder_subject", game=game.name),
+              texts("disorder_gm", game=game.name, powers=", ".join(disorder), phase=phase), now)
+    return True
+
+
+def _count_missed_turns(
+    store: Store, db: sqlite3.Connection, game: GameRecord, acting: list[PlayerRecord], late: list[str]
+) -> list[str]:
+    """Count each acting power's missed turns in a row; the powers that
+    reach the game's limit go into civil disorder (returned)."""
+    limit = int(game.settings.get("disorder_after", 0))
+    disorder = []
+    for player in acting:
+        missed = player.missed + 1 if player.power in late else 0
+        status = player.status
+        if limit and missed >= limit:
+            status = "disorder"
+            disorder.append(player.power)
+        store.update_player(db, replace(player, missed=missed, status=status))
+    return disorder
 
 
 def recipients(store: Store, game: GameRecord) -> list[str]:
@@ -177,12 +306,16 @@ def recipients(store: Store, game: GameRecord) -> list[str]:
 
 
 def render_report(
-    config: Config, game: GameRecord, module: GameModule, report: dict[str, Any], late: list[str], phase: str
+    config: Config, game: GameRecord, module: GameModule, report: dict[str, Any], late: list[str], phase: str,
+    changes: list[str] | None = None, disorder: list[str] | None = None,
 ) -> tuple[str, str]:
     """The text and HTML turn report of a resolved phase (``game`` is the
-    game after the phase: its next phase, deadline and outcome)."""
+    game after the phase: its next phase, deadline and outcome); ``changes``
+    are the game master's changes since the last report, ``disorder`` the
+    powers that went into civil disorder."""
     texts = texts_for(game)
-    context = dict(judge=config.address, game=game, report=report, late=late, phase=phase)
+    context = dict(judge=config.address, game=game, report=report, late=late, phase=phase,
+                   gm_changes=changes or [], disorder=disorder or [])
     name = lambda p: module.power_name(p, game.language)  # noqa: E731
     return (
         render(f"{module.report_template}.txt.j2", texts, name, **context),
@@ -202,8 +335,8 @@ def _outcome(game: GameRecord, module: GameModule, resolution: Resolution) -> st
 def end_by_agreement(
     store: Store, db: sqlite3.Connection, config: Config, game: GameRecord, outcome: str, now: datetime
 ) -> GameRecord:
-    """Finish a game by the players' unanimous vote (draw or concession)
-    and tell everyone, in the caller's transaction."""
+    """Finish a game with ``outcome`` (the players' unanimous vote, or the
+    game master's decision) and tell everyone, in the caller's transaction."""
     ended = replace(game, status=FINISHED, deadline=None, outcome=outcome)
     store.update_game(db, ended)
     store.log(db, game.name, now.isoformat(), "ended", outcome)

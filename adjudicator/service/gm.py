@@ -1,0 +1,785 @@
+"""Game-master commands (``GM ...`` / ``SL ...`` lines, grammars/gm.lark).
+
+A game master signs on with ``GAMEMASTER <game> <password>``; the judge's
+administrator with ``ADMIN <password>`` (only the administrator may
+``CREATE`` games).  Each command is carried out inside the mail's
+transaction, checked against the game's state (a command that does not fit
+says why and changes nothing), and recorded in the game's audit trail,
+which the next turn report and ``HISTORY`` show.  ``DRYRUN <command>``
+carries the command out, collects what it would change and mail, and
+rolls it all back: the game master gets the would-be result, nothing else
+happens.  Addresses and passwords never go into the audit trail.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta, timezone
+from email import message_from_bytes, policy
+from functools import cache
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from lark import Lark, Token, Tree, UnexpectedInput
+
+from adjudicator.config import Config, format_duration, parse_duration
+from adjudicator.games import edits, game_module
+from adjudicator.games.base import GameModule, GameSetupError
+from adjudicator.core.mapdata import load_map
+from adjudicator.games.diplomacy import DiplomacyGame
+from adjudicator.resources import grammar_path
+from adjudicator.service.auth import hash_password
+from adjudicator.service.notify import queue_notice
+from adjudicator.service.render import Texts
+from adjudicator.service.store import GameRecord, PlayerRecord, Store, Submission
+from adjudicator.service.turns import (
+    ACTIVE,
+    FINISHED,
+    FORMING,
+    GameError,
+    create_game,
+    deadline_after,
+    end_by_agreement,
+    recipients,
+    resolve_phase,
+    start_game,
+)
+
+PAUSED = "paused"
+_ADDRESS = re.compile(r"[^\s@<>]+@[^\s@<>]+")
+
+
+@dataclass(frozen=True)
+class GmSpec:
+    """One game-master command: its rule in gm.lark, its syntax and
+    description in English and German, and the game states it is allowed
+    in (``admin``: only the administrator, with no game)."""
+
+    rule: str
+    syntax_en: str
+    syntax_de: str
+    description_en: str
+    description_de: str
+    allowed: tuple[str, ...]
+
+
+_SETUP = (FORMING,)
+_RUNNING = (ACTIVE, PAUSED)
+_ANY = (FORMING, ACTIVE, PAUSED)
+
+GM_COMMANDS: tuple[GmSpec, ...] = (
+    GmSpec("create", "GM CREATE <game> <variant> <gm-address>", "SL ANLEGEN <spiel> <variante> <sl-adresse>",
+           "Create a game and name its GM, who gets the GM password by mail.",
+           "Ein Spiel anlegen und seinen Spielleiter benennen; er bekommt das Passwort per Mail.", ("admin",)),
+    GmSpec("password", "GM PASSWORD <new>", "SL PASSWORT <neu>",
+           "Change the GM password of the game.", "Das Spielleiter-Passwort ändern.", _ANY + (FINISHED,)),
+    GmSpec("option", "GM OPTION <key> <value>", "SL OPTION <schlüssel> <wert>",
+           "Set a variant option before the start (30JK: confessions random|chosen|historical).",
+           "Eine Option der Variante vor dem Start setzen (30JK: confessions random|chosen|historical).", _SETUP),
+    GmSpec("schedule", "GM SCHEDULE <72h> | <Sun 20:00> [...]", "SL ZEITPLAN <72h> | <So 20:00> [...]",
+           "Deadlines of movement phases: a fixed interval, or weekly times in the game's time zone.",
+           "Fristen der Bewegungsphasen: ein fester Abstand oder wöchentliche Zeiten in der Zeitzone des Spiels.",
+           _ANY),
+    GmSpec("timezone", "GM TIMEZONE <zone>", "SL ZEITZONE <zone>",
+           "The game's time zone (e.g. Europe/Berlin).", "Die Zeitzone des Spiels (z. B. Europe/Berlin).", _ANY),
+    GmSpec("language", "GM LANGUAGE de|en", "SL SPRACHE de|en",
+           "The language of the game's mails.", "Die Sprache der Mails des Spiels.", _ANY),
+    GmSpec("grace", "GM GRACE <duration>", "SL NACHFRIST <dauer>",
+           "Grace period after a deadline for late powers (0s: none).",
+           "Nachfrist nach einer Frist für säumige Mächte (0s: keine).", _ANY),
+    GmSpec("late", "GM LATE <excused> <missed>", "SL VERSPÄTUNG <entschuldigt> <verpasst>",
+           "Late turns excused per power (each waits for the grace period); missed turns in a row before "
+           "civil disorder (0: never).",
+           "Entschuldigte Verspätungen je Macht (jede wartet die Nachfrist ab); verpasste Züge in Folge bis zur "
+           "Anarchie (0: nie).", _ANY),
+    GmSpec("reminders", "GM REMINDERS <24h> [<2h> ...] | OFF", "SL ERINNERUNGEN <24h> [<2h> ...] | AUS",
+           "Remind powers without orders this long before each deadline.",
+           "Mächte ohne Befehle so lange vor jeder Frist erinnern.", _ANY),
+    GmSpec("press_setting", "GM PRESS WHITE|GREY|NONE [MOVEMENT]", "SL PRESSE WEISS|GRAU|KEINE [BEWEGUNG]",
+           "Press: the sender always named, may stay anonymous, or no press; MOVEMENT: none in retreats and "
+           "adjustments.",
+           "Presse: Absender immer genannt, darf anonym bleiben, oder keine Presse; BEWEGUNG: nicht in Rückzügen "
+           "und Anpassungen.", _ANY),
+    GmSpec("assign", "GM ASSIGN <power> <address>", "SL ZUWEISEN <macht> <adresse>",
+           "Give a power to a player, who gets a password by mail.",
+           "Eine Macht einem Spieler geben; er bekommt ein Passwort per Mail.", _SETUP),
+    GmSpec("random", "GM RANDOM ON|OFF", "SL ZUFALL AN|AUS",
+           "Random powers: players sign on with SIGNON ANY <game> <password>.",
+           "Mächte per Zufall: Spieler melden sich mit ANMELDEN ZUFALL <spiel> <passwort> an.", _SETUP),
+    GmSpec("start", "GM START", "SL START",
+           "Start the game now; open powers go into civil disorder.",
+           "Das Spiel jetzt beginnen; freie Mächte sind in Anarchie.", _SETUP),
+    GmSpec("deadline", "GM DEADLINE <YYYY-MM-DD> <HH:MM> | +<duration>", "SL FRIST <JJJJ-MM-TT> <HH:MM> | +<dauer>",
+           "Set the current deadline (in the game's time zone) or extend it.",
+           "Die laufende Frist setzen (in der Zeitzone des Spiels) oder verlängern.", (ACTIVE,)),
+    GmSpec("pause", "GM PAUSE", "SL PAUSE",
+           "Stop the clock; everyone is told, and reminded every day while it lasts.",
+           "Die Uhr anhalten; alle werden benachrichtigt und täglich erinnert, solange die Pause dauert.", (ACTIVE,)),
+    GmSpec("resume", "GM RESUME", "SL WEITER",
+           "Restart the clock with the time that was left.", "Die Uhr mit der verbliebenen Zeit weiterlaufen lassen.",
+           (PAUSED,)),
+    GmSpec("process", "GM PROCESS <phase>", "SL AUSWERTEN <phase>",
+           "Resolve the named phase now (only if the game is still in it).",
+           "Die genannte Phase jetzt auswerten (nur wenn das Spiel noch in ihr ist).", (ACTIVE,)),
+    GmSpec("preview", "GM PREVIEW", "SL VORSCHAU",
+           "Mail the GM the would-be result of the orders received so far.",
+           "Dem Spielleiter das Ergebnis der bisher eingegangenen Befehle schicken, ohne auszuwerten.", _RUNNING),
+    GmSpec("rollback", "GM ROLLBACK <phase>", "SL ZURÜCK <phase>",
+           "Return to a resolved phase; its orders reopen.",
+           "Zu einer ausgewerteten Phase zurückkehren; ihre Befehle sind wieder offen.", _RUNNING + (FINISHED,)),
+    GmSpec("unit_add", "GM UNIT ADD A|F <location> <power>", "SL EINHEIT NEU A|F <ort> <macht>",
+           "Put a unit on the board.", "Eine Einheit aufs Brett stellen.", _RUNNING),
+    GmSpec("unit_remove", "GM UNIT REMOVE [A|F] <location>", "SL EINHEIT WEG [A|F] <ort>",
+           "Take a unit off the board.", "Eine Einheit vom Brett nehmen.", _RUNNING),
+    GmSpec("unit_move", "GM UNIT MOVE [A|F] <from> <to>", "SL EINHEIT VERSETZEN [A|F] <von> <nach>",
+           "Move a unit elsewhere.", "Eine Einheit woandershin stellen.", _RUNNING),
+    GmSpec("centre", "GM CENTRE <province> <power>|NONE", "SL ZENTRUM <provinz> <macht>|KEINER",
+           "Set a supply centre's owner.", "Den Besitzer eines Versorgungszentrums setzen.", _RUNNING),
+    GmSpec("confession", "GM CONFESSION <power> <state> [<year>]", "SL KONFESSION <macht> <stand> [<jahr>]",
+           "Set a power's confession (30JK), an ex-state with its last year.",
+           "Die Konfession einer Macht setzen (30JK), einen Ex-Stand mit seinem letzten Jahr.", _RUNNING),
+    GmSpec("incapacitate", "GM INCAPACITATE [A|F] <location>", "SL LÄHMEN [A|F] <ort>",
+           "Mark a unit incapacitated for this turn (30JK).", "Eine Einheit für diesen Zug lähmen (30JK).",
+           _RUNNING),
+    GmSpec("orders", "GM ORDERS <power>", "SL BEFEHLE <macht>",
+           "Enter orders for a power: the order lines follow.",
+           "Befehle für eine Macht eingeben: die Befehlszeilen folgen.", _RUNNING),
+    GmSpec("replace", "GM REPLACE <power> <address>", "SL ERSETZEN <macht> <adresse>",
+           "Give a power to a new player (new password by mail; the old player is told).",
+           "Eine Macht einem neuen Spieler geben (neues Passwort per Mail; der alte Spieler wird benachrichtigt).",
+           _ANY),
+    GmSpec("eject", "GM EJECT <power>", "SL ENTFERNEN <macht>",
+           "Remove a player; the power goes into civil disorder.",
+           "Einen Spieler entfernen; die Macht ist in Anarchie.", _RUNNING),
+    GmSpec("end_draw", "GM END DRAW", "SL ENDE REMIS",
+           "End the game as a draw of the surviving powers.", "Das Spiel als Remis der verbliebenen Mächte beenden.",
+           _RUNNING),
+    GmSpec("end_concede", "GM END CONCEDE <power>", "SL ENDE KAPITULATION <macht>",
+           "End the game: everyone concedes to a power.", "Das Spiel beenden: alle kapitulieren vor einer Macht.",
+           _RUNNING),
+    GmSpec("end_solo", "GM END SOLO <power>", "SL ENDE SIEG <macht>",
+           "End the game with a power's solo victory.", "Das Spiel mit dem Alleinsieg einer Macht beenden.",
+           _RUNNING),
+    GmSpec("help", "GM HELP", "SL HILFE", "List the GM commands.", "Die Spielleiter-Befehle auflisten.",
+           _ANY + (FINISHED, "admin")),
+    GmSpec("dryrun", "GM DRYRUN <command>", "SL PROBE <befehl>",
+           "Show what a command would do, without doing it.", "Zeigen, was ein Befehl täte, ohne ihn auszuführen.",
+           _ANY + (FINISHED, "admin")),
+)
+"""Every game-master command; ``gm_help`` is generated from this table."""
+
+_SPECS = {spec.rule: spec for spec in GM_COMMANDS}
+
+
+def masked(text: str) -> str:
+    """A GM line as it may be echoed: the new password of ``PASSWORD`` hidden."""
+    words = text.split()
+    if len(words) >= 2 and words[-2].lower() in ("password", "passwort"):
+        return " ".join(words[:-1] + ["****"])
+    return text
+
+
+def gm_help(language: str) -> list[str]:
+    """The game-master help in ``language`` (de/en), from ``GM_COMMANDS``."""
+    lines = []
+    for spec in GM_COMMANDS:
+        lines.append(spec.syntax_de if language == "de" else spec.syntax_en)
+        lines.append("    " + (spec.description_de if language == "de" else spec.description_en))
+    return lines
+
+
+@cache
+def _parser() -> Lark:
+    return Lark(grammar_path("gm").read_text(encoding="utf-8"), start="gm_command", parser="lalr")
+
+
+class GmRefused(Exception):
+    """A game-master command that cannot be carried out; the message says why."""
+
+
+@dataclass
+class GmContext:
+    """What a game-master command works with: the mail's transaction, the
+    signed-on role (``gm`` of ``game``, or ``admin``), the reply lines and
+    the hook for order lines that follow (``GM ORDERS``)."""
+
+    store: Store
+    db: sqlite3.Connection
+    config: Config
+    now: datetime
+    actor: str
+    role: str
+    game: GameRecord | None
+    texts: Texts
+    lines: list[str] = field(default_factory=list)
+    expect_orders: str | None = None
+
+
+def run(context: GmContext, text: str) -> None:
+    """Carry out one ``GM`` line (the words after the keyword); answers go
+    to ``context.lines``.  Never raises for a bad command."""
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as error:
+        column = getattr(error, "column", 1)
+        context.lines.append(context.texts("gm_syntax", column=column, text=text[:80]))
+        return
+    assert isinstance(tree, Tree)
+    try:
+        if tree.data == "dryrun":
+            _dry_run(context, tree.children[1], text)
+        else:
+            _carry_out(context, tree, text)
+    except GmRefused as refusal:
+        context.lines.append(context.texts("gm_refused", reason=str(refusal)))
+
+
+def _words(tree: Tree[Any], *types: str) -> list[str]:
+    return [str(t) for t in tree.children if isinstance(t, Token) and (not types or t.type in types)]
+
+
+def _carry_out(context: GmContext, tree: Tree[Any], text: str) -> None:
+    rule = str(tree.data)
+    spec = _SPECS[rule]
+    game = context.game
+    if context.role == "admin" and "admin" not in spec.allowed:
+        raise GmRefused(context.texts("gm_needs_game"))
+    if context.role != "admin" and spec.allowed == ("admin",):
+        raise GmRefused(context.texts("gm_needs_admin"))
+    if game is not None:
+        game = context.store.game(game.name) or game
+        context.game = game
+        if rule != "help" and game.status not in spec.allowed:
+            raise GmRefused(context.texts("gm_wrong_state", status=context.texts(game.status)))
+    handler = _HANDLERS[rule]
+    detail = handler(context, tree)
+    if detail and context.game is not None and rule not in ("help", "preview", "password"):
+        shown = _ADDRESS.sub("<address>", " ".join(text.split()))
+        context.store.add_audit(context.db, context.game.name, context.now.isoformat(), context.role, shown, detail)
+    if detail and rule == "password" and context.game is not None:
+        context.store.add_audit(context.db, context.game.name, context.now.isoformat(), context.role,
+                                "PASSWORD ****", detail)
+
+
+def _dry_run(context: GmContext, inner: Tree[Any] | Token, text: str) -> None:
+    """Carry out ``inner`` inside a savepoint, report its answer and the
+    mails it would send, then undo everything."""
+    if not isinstance(inner, Tree):  # pragma: no cover - the grammar nests a command
+        raise GmRefused("DRYRUN needs a command")
+    before = context.db.execute("SELECT COALESCE(MAX(seq), 0) FROM outbox").fetchone()[0]
+    context.db.execute("SAVEPOINT gm_dry_run")
+    answer: list[str] = []
+    try:
+        trial = replace(context, lines=answer)
+        _carry_out(trial, inner, " ".join(text.split()[1:]))
+        mails = context.db.execute("SELECT message, recipients FROM outbox WHERE seq > ? ORDER BY seq",
+                                   (before,)).fetchall()
+    except GmRefused as refusal:
+        answer.append(context.texts("gm_refused", reason=str(refusal)))
+        mails = []
+    finally:
+        context.db.execute("ROLLBACK TO SAVEPOINT gm_dry_run")
+        context.db.execute("RELEASE SAVEPOINT gm_dry_run")
+    context.lines.append(context.texts("gm_dry_run"))
+    context.lines.extend(answer)
+    for raw, to in mails:
+        message = message_from_bytes(bytes(raw), policy=policy.default)
+        context.lines.append(context.texts("gm_would_mail", to=to.replace("\n", ", "), subject=message["Subject"]))
+        body = message.get_body(preferencelist=("plain",))
+        if body is not None:
+            context.lines.extend("    " + line for line in str(body.get_content()).splitlines()[:200])
+
+
+# --- helpers -------------------------------------------------------------------
+
+
+def _module(context: GmContext) -> GameModule:
+    assert context.game is not None
+    return game_module(context.game.variant)
+
+
+def _power(context: GmContext, words: list[str]) -> str:
+    name = " ".join(words)
+    power = _module(context).lookup_power(name)
+    if power is None:
+        raise GmRefused(context.texts("gm_unknown_power", power=name))
+    return power
+
+
+def _seat(context: GmContext, power: str) -> PlayerRecord:
+    assert context.game is not None
+    return next(p for p in context.store.players(context.game.name) if p.power == power)
+
+
+def _save(context: GmContext, game: GameRecord) -> None:
+    context.store.update_game(context.db, game)
+    context.game = game
+
+
+def _tell_everyone(context: GmContext, subject_key: str, text: str) -> None:
+    assert context.game is not None
+    game = context.game
+    for address in recipients(context.store, game):
+        queue_notice(context.store, context.db, context.config, game, address,
+                     context.texts(subject_key, game=game.name), text, context.now)
+
+
+def _new_password() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def _send_password(context: GmContext, address: str, power: str, password: str) -> None:
+    assert context.game is not None
+    game = context.game
+    name = _module(context).power_name(power, game.language)
+    queue_notice(context.store, context.db, context.config, game, address,
+                 context.texts("seat_subject", game=game.name), context.texts("seat_mail", game=game.name, power=name, canonical=power, password=password,
+                        judge=context.config.address), context.now)
+
+
+# --- the commands ------------------------------------------------------------------
+
+
+def _create(context: GmContext, tree: Tree[Any]) -> str:
+    name, variant, address = _words(tree, "WORD", "ADDRESS")
+    password = _new_password()
+    try:
+        game = create_game(context.store, context.config, name, variant, {}, context.now, gm=address,
+                           db=context.db, settings={"gm_password_hash": hash_password(password)})
+    except (GameError, GameSetupError, ValueError) as error:
+        raise GmRefused(str(error)) from None
+    context.game = game
+    queue_notice(context.store, context.db, context.config, game, address,
+                 context.texts("gm_created_subject", game=name), context.texts("gm_created_mail", game=name, variant=game.variant, password=password,
+                        judge=context.config.address), context.now)
+    context.lines.append(context.texts("gm_created", game=name, variant=game.variant))
+    return f"created ({game.variant})"
+
+
+def _password(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    (new,) = _words(tree, "WORD")
+    _save(context, replace(context.game, settings={**context.game.settings, "gm_password_hash": hash_password(new)}))
+    context.lines.append(context.texts("password_changed"))
+    return "GM password changed"
+
+
+def _option(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    key, value = _words(tree, "WORD")
+    game = context.game
+    typed: Any = int(value) if value.isdigit() else value
+    options = {**game.options, key: typed}
+    module = _module(context)
+    try:
+        state = module.start(options, int(game.settings.get("seed", 0)))
+    except GameSetupError as error:
+        raise GmRefused(str(error)) from None
+    _save(context, replace(game, options=dict(state.get("options", options)), state=state))
+    context.lines.append(context.texts("gm_done", what=f"{key} = {value}"))
+    return f"{key} = {value}"
+
+
+def _schedule(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    game = context.game
+    durations = _words(tree, "DURATION")
+    if durations:
+        seconds = parse_duration(durations[0])
+        _save(context, replace(game, deadlines={**game.deadlines, "movement": seconds},
+                               settings={**game.settings, "weekly": []}))
+        what = f"movement {format_duration(seconds)}"
+    else:
+        times = []
+        for weekly in tree.children:
+            if isinstance(weekly, Tree):
+                day, clock = _words(weekly)
+                key = day.lower().rstrip(".")
+                key = key[:3] if key[:3] in _DAYS else key[:2]
+                if key not in _DAYS:
+                    raise GmRefused(context.texts("gm_bad_day", day=day))
+                hour, minute = (int(x) for x in clock.split(":"))
+                if hour > 23 or minute > 59:
+                    raise GmRefused(context.texts("gm_bad_time", time=clock))
+                times.append(f"{_DAYS[key]} {hour:02d}:{minute:02d}")
+        _save(context, replace(game, settings={**game.settings, "weekly": times}))
+        what = "weekly " + ", ".join(times)
+    context.lines.append(context.texts("gm_done", what=what))
+    return what
+
+
+_DAYS = {"mon": "Mon", "mo": "Mon", "tue": "Tue", "di": "Tue", "wed": "Wed", "mi": "Wed", "thu": "Thu",
+         "do": "Thu", "fri": "Fri", "fr": "Fri", "sat": "Sat", "sa": "Sat", "sun": "Sun", "so": "Sun"}
+
+
+def _timezone(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    (zone,) = _words(tree, "WORD")
+    try:
+        ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise GmRefused(context.texts("gm_bad_zone", zone=zone)) from None
+    _save(context, replace(context.game, time_zone=zone))
+    context.lines.append(context.texts("gm_done", what=zone))
+    return zone
+
+
+def _language(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    (language,) = _words(tree, "WORD")
+    if language.lower() not in ("de", "en"):
+        raise GmRefused(context.texts("gm_bad_language", language=language))
+    _save(context, replace(context.game, language=language.lower()))
+    context.lines.append(context.texts("gm_done", what=language.lower()))
+    return language.lower()
+
+
+def _grace(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    (duration,) = _words(tree, "DURATION")
+    seconds = sum(int(n) * {"d": 86400, "h": 3600, "m": 60, "s": 1}[u.lower()]
+                  for n, u in re.findall(r"(\d+)([dhms])", duration, re.I))
+    _save(context, replace(context.game, settings={**context.game.settings, "grace": seconds}))
+    what = f"grace {format_duration(seconds)}" if seconds else "no grace period"
+    context.lines.append(context.texts("gm_done", what=what))
+    return what
+
+
+def _late(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    excused, missed = (int(x) for x in _words(tree, "INT"))
+    _save(context, replace(context.game, settings={**context.game.settings, "excused": excused,
+                                                   "disorder_after": missed}))
+    what = f"excused {excused}, civil disorder after {missed} missed"
+    context.lines.append(context.texts("gm_done", what=what))
+    return what
+
+
+def _reminders(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    durations = [parse_duration(d) for d in _words(tree, "DURATION")]
+    _save(context, replace(context.game, settings={**context.game.settings, "reminders": sorted(durations, reverse=True)}))
+    what = "reminders " + (" ".join(format_duration(d) for d in sorted(durations, reverse=True)) or "off")
+    context.lines.append(context.texts("gm_done", what=what))
+    return what
+
+
+_PRESS_MODES = {"white": "white", "weiss": "white", "weiß": "white", "grey": "grey", "gray": "grey", "grau": "grey",
+                "none": "none", "keine": "none"}
+
+
+def _press_setting(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    (mode,) = _words(tree, "PRESSMODE")
+    movement_only = bool(_words(tree, "MOVEMENT"))
+    press = _PRESS_MODES[mode.lower()]
+    _save(context, replace(context.game, settings={**context.game.settings, "press": press,
+                                                   "press_movement_only": movement_only}))
+    what = f"press {press}" + (" (movement phases only)" if movement_only else "")
+    context.lines.append(context.texts("gm_done", what=what))
+    return what
+
+
+def _assign(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    power = _power(context, _words(tree, "WORD"))
+    (address,) = _words(tree, "ADDRESS")
+    seat = _seat(context, power)
+    if seat.status != "open":
+        raise GmRefused(context.texts("gm_seat_taken", power=power))
+    password = _new_password()
+    context.store.update_player(context.db, replace(seat, address=address, password_hash=hash_password(password),
+                                                    status="playing", joined_at=context.now.isoformat()))
+    _send_password(context, address, power, password)
+    context.lines.append(context.texts("gm_assigned", power=power))
+    game = context.game
+    if all(p.status != "open" for p in context.store.players(game.name)):
+        context.game = start_game(context.store, context.db, context.config, game, context.now)
+        context.lines.append(context.texts("game_started", game=game.name, phase=game.phase))
+    return f"{power} assigned"
+
+
+def _random(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    (switch,) = _words(tree, "ONOFF")
+    on = switch.lower() in ("on", "an")
+    _save(context, replace(context.game, settings={**context.game.settings, "random": on}))
+    what = "random powers " + ("on" if on else "off")
+    context.lines.append(context.texts("gm_done", what=what))
+    return what
+
+
+def _start(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    game = start_game(context.store, context.db, context.config, context.game, context.now)
+    context.game = game
+    disorder = [p.power for p in context.store.players(game.name) if p.status == "disorder"]
+    context.lines.append(context.texts("game_started", game=game.name, phase=game.phase))
+    if disorder:
+        context.lines.append(context.texts("report_disorder", powers=", ".join(disorder)))
+    return "started" + (f"; in civil disorder: {', '.join(disorder)}" if disorder else "")
+
+
+def _deadline(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    game = context.game
+    extension = _words(tree, "EXTENSION")
+    if extension:
+        current = datetime.fromisoformat(game.deadline) if game.deadline else context.now
+        deadline = current + timedelta(seconds=parse_duration(extension[0].lstrip("+")))
+    else:
+        day, clock = _words(tree, "DATE", "CLOCK")
+        try:
+            local = datetime.fromisoformat(f"{day}T{clock.zfill(5)}").replace(tzinfo=ZoneInfo(game.time_zone))
+        except ValueError:
+            raise GmRefused(context.texts("gm_bad_date", date=f"{day} {clock}")) from None
+        deadline = local.astimezone(timezone.utc)
+    if deadline <= context.now:
+        raise GmRefused(context.texts("gm_past_deadline", deadline=context.texts.when(deadline)))
+    _save(context, replace(game, deadline=deadline.isoformat()))
+    when = context.texts.when(deadline)
+    _tell_everyone(context, "deadline_subject", context.texts("deadline_mail", game=game.name, phase=game.phase,
+                                                              deadline=when))
+    context.lines.append(context.texts("gm_done", what=when))
+    return f"deadline {context.texts.machine_time(deadline)}"
+
+
+def _pause(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    game = context.game
+    left = (datetime.fromisoformat(game.deadline) - context.now).total_seconds() if game.deadline else 0
+    settings = {**game.settings, "paused_left": max(int(left), 3600), "paused_at": context.now.isoformat(),
+                "pause_notice_at": context.now.isoformat()}
+    _save(context, replace(game, status=PAUSED, deadline=None, settings=settings))
+    _tell_everyone(context, "pause_subject", context.texts("pause_mail", game=game.name, phase=game.phase,
+                                                           since=context.texts.when(context.now)))
+    context.lines.append(context.texts("gm_done", what="paused"))
+    return f"paused in {game.phase}"
+
+
+def _resume(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    game = context.game
+    deadline = context.now + timedelta(seconds=int(game.settings.get("paused_left", 3600)))
+    settings = {k: v for k, v in game.settings.items() if k not in ("paused_left", "paused_at", "pause_notice_at")}
+    _save(context, replace(game, status=ACTIVE, deadline=deadline.isoformat(), settings=settings))
+    _tell_everyone(context, "resume_subject", context.texts("resume_mail", game=game.name, phase=game.phase,
+                                                            deadline=context.texts.when(deadline)))
+    context.lines.append(context.texts("gm_done", what=context.texts.when(deadline)))
+    return f"resumed, deadline {context.texts.machine_time(deadline)}"
+
+
+def _process(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    (phase,) = _words(tree, "WORD")
+    game = context.game
+    if phase.upper() != game.phase.upper():
+        raise GmRefused(context.texts("gm_not_that_phase", phase=phase, current=game.phase))
+    # recorded before resolving, so that this phase's report lists it
+    context.store.add_audit(context.db, game.name, context.now.isoformat(), context.role, f"PROCESS {game.phase}",
+                            f"processed {game.phase} before its deadline")
+    resolve_phase(context.store, context.db, context.config, game.name, game.phase, context.now, "gm")
+    after = context.store.game(game.name) or game
+    context.game = after
+    context.lines.append(context.texts("gm_processed", phase=game.phase, next=after.phase))
+    return ""
+
+
+def _preview(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    game = context.game
+    context.db.execute("SAVEPOINT gm_preview")
+    try:
+        if game.status == PAUSED:
+            context.store.update_game(context.db, replace(game, status=ACTIVE))
+        resolve_phase(context.store, context.db, context.config, game.name, game.phase, context.now, "preview")
+        report = next((p for p in context.store.phases(game.name) if p.phase == game.phase), None)
+    finally:
+        context.db.execute("ROLLBACK TO SAVEPOINT gm_preview")
+        context.db.execute("RELEASE SAVEPOINT gm_preview")
+    context.lines.append(context.texts("gm_preview", phase=game.phase))
+    if report is not None:
+        context.lines.extend("    " + line for line in report.report_text.splitlines())
+    return ""
+
+
+def _rollback(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    (phase,) = _words(tree, "WORD")
+    game = context.game
+    target = context.store.roll_back_phases(context.db, game.name, phase, context.now.isoformat())
+    if target is None:
+        raise GmRefused(context.texts("no_such_phase", game=game.name, phase=phase))
+    module = _module(context)
+    rolled = replace(game, phase=target.phase, state=target.state, status=ACTIVE, outcome="",
+                     deadline=deadline_after(game, module, target.state, context.now),
+                     settings={k: v for k, v in game.settings.items() if k not in ("grace_phase", "paused_left")})
+    _save(context, rolled)
+    context.store.clear_ready(context.db, game.name, target.phase)
+    _tell_everyone(context, "rollback_subject", context.texts("rollback_mail", game=game.name, phase=target.phase,
+                                                              deadline=context.texts.when(rolled.deadline)))
+    context.lines.append(context.texts("gm_done", what=f"{target.phase}"))
+    return f"rolled back to {target.phase}"
+
+
+def _edit(context: GmContext, change: Callable[[dict[str, Any]], dict[str, Any]], what: str) -> str:
+    assert context.game is not None
+    if not isinstance(_module(context), DiplomacyGame):
+        raise GmRefused(context.texts("gm_no_edits"))
+    try:
+        state = change(context.game.state)
+    except GameSetupError as error:
+        raise GmRefused(str(error)) from None
+    _save(context, replace(context.game, state=state))
+    context.lines.append(context.texts("gm_done", what=what))
+    return what
+
+
+def _unit_add(context: GmContext, tree: Tree[Any]) -> str:
+    (kind,) = _words(tree, "UTYPE")
+    location, *power = _words(tree, "WORD")
+    owner = _power(context, power)
+    return _edit(context, lambda s: edits.add_unit(s, owner, kind, location), f"{owner}: {kind.upper()} {location} added")
+
+
+def _unit_remove(context: GmContext, tree: Tree[Any]) -> str:
+    (location,) = _words(tree, "WORD")
+    return _edit(context, lambda s: edits.remove_unit(s, location), f"unit in {location} removed")
+
+
+def _unit_move(context: GmContext, tree: Tree[Any]) -> str:
+    origin, destination = _words(tree, "WORD")
+    return _edit(context, lambda s: edits.move_unit(s, origin, destination), f"unit {origin} moved to {destination}")
+
+
+def _centre(context: GmContext, tree: Tree[Any]) -> str:
+    province, *owner = _words(tree, "WORD")
+    nobody = len(owner) == 1 and owner[0].lower() in ("none", "keiner", "niemand", "neutral")
+    power = None if nobody else _power(context, owner)
+    assert context.game is not None
+    shown_province = load_map(context.game.variant).lookup_place(province) or province
+    return _edit(context, lambda s: edits.set_centre(s, province, power),
+                 f"{shown_province} owned by {power or 'nobody'}")
+
+
+def _confession(context: GmContext, tree: Tree[Any]) -> str:
+    power = _power(context, _words(tree, "WORD"))
+    (state,) = _words(tree, "CSTATE")
+    years = _words(tree, "INT")
+    until = int(years[0]) if years else None
+    return _edit(context, lambda s: edits.set_confession(s, power, state, until),
+                 f"{power}: {state}" + (f" until {until}" if until else ""))
+
+
+def _incapacitate(context: GmContext, tree: Tree[Any]) -> str:
+    (location,) = _words(tree, "WORD")
+    return _edit(context, lambda s: edits.incapacitate(s, location), f"unit in {location} incapacitated")
+
+
+def _orders(context: GmContext, tree: Tree[Any]) -> str:
+    power = _power(context, _words(tree, "WORD"))
+    context.expect_orders = power
+    context.lines.append(context.texts("gm_orders_follow", power=power))
+    return ""
+
+
+def enter_orders(context: GmContext, power: str, lines: tuple[tuple[int, str], ...]) -> None:
+    """The order lines after ``GM ORDERS <power>``: checked and stored as
+    that power's order set for the current phase, and audited."""
+    game = context.store.game(context.game.name) if context.game else None
+    if game is None or game.status not in _RUNNING:
+        context.lines.append(context.texts("gm_refused", reason=context.texts("gm_wrong_state",
+                                                                              status=context.texts("finished"))))
+        return
+    module = game_module(game.variant)
+    check = module.check_orders(game.state, power, lines)
+    for accepted in check.accepted:
+        context.lines.append(context.texts("order_ok", line=accepted.line, order=accepted.canonical))
+    for problem in check.problems:
+        context.lines.append(context.texts("order_error", line=problem.line, column=problem.column,
+                                           text=problem.text[:80], message=problem.message[:150]))
+    existing = context.store.submissions(game.name, game.phase).get(power)
+    entry = existing or Submission(game.name, game.phase, power, (), False, False, False, None, context.now.isoformat())
+    context.store.save_submission(context.db, replace(entry, orders=tuple(a.canonical for a in check.accepted),
+                                                      has_orders=True, updated_at=context.now.isoformat()))
+    context.store.add_audit(context.db, game.name, context.now.isoformat(), context.role, f"ORDERS {power}",
+                            f"{len(check.accepted)} orders entered for {power}")
+
+
+def _replace(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    power = _power(context, _words(tree, "WORD"))
+    (address,) = _words(tree, "ADDRESS")
+    seat = _seat(context, power)
+    password = _new_password()
+    if seat.address and seat.address.lower() != address.lower():
+        game = context.game
+        queue_notice(context.store, context.db, context.config, game, seat.address,
+                     context.texts("replaced_subject", game=game.name),
+              context.texts("replaced_mail", game=game.name, power=power), context.now)
+    context.store.update_player(context.db, replace(seat, address=address, password_hash=hash_password(password),
+                                                    status="playing", missed=0,
+                                                    joined_at=context.now.isoformat()))
+    _send_password(context, address, power, password)
+    context.lines.append(context.texts("gm_replaced", power=power))
+    return f"{power}: new player"
+
+
+def _eject(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    power = _power(context, _words(tree, "WORD"))
+    seat = _seat(context, power)
+    if seat.address:
+        queue_notice(context.store, context.db, context.config, context.game, seat.address,
+                     context.texts("ejected_subject", game=context.game.name),
+              context.texts("ejected_mail", game=context.game.name, power=power), context.now)
+    context.store.update_player(context.db, replace(seat, status="disorder", address=None, password_hash=None))
+    context.lines.append(context.texts("report_disorder", powers=power))
+    return f"{power} ejected, civil disorder"
+
+
+def _end(context: GmContext, outcome: str) -> str:
+    assert context.game is not None
+    context.game = end_by_agreement(context.store, context.db, context.config, context.game, outcome, context.now)
+    context.lines.append(context.texts("gm_done", what=outcome))
+    return outcome
+
+
+def _end_draw(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    module = _module(context)
+    standings = module.standings(context.game.state)
+    alive = [module.power_name(p, context.game.language) for p, n in standings.items() if n > 0]
+    return _end(context, context.texts("outcome_gm_draw", powers=", ".join(alive)))
+
+
+def _end_concede(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    power = _power(context, _words(tree, "WORD"))
+    return _end(context, context.texts("outcome_concession", power=_module(context).power_name(power, context.game.language)))
+
+
+def _end_solo(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    power = _power(context, _words(tree, "WORD"))
+    return _end(context, context.texts("outcome_solo", power=_module(context).power_name(power, context.game.language)))
+
+
+def _help(context: GmContext, tree: Tree[Any]) -> str:
+    context.lines.extend(gm_help(context.texts.language))
+    return ""
+
+
+_HANDLERS: dict[str, Callable[[GmContext, Tree[Any]], str]] = {
+    "create": _create, "password": _password, "option": _option, "schedule": _schedule, "timezone": _timezone,
+    "language": _language, "grace": _grace, "late": _late, "reminders": _reminders, "press_setting": _press_setting,
+    "assign": _assign, "random": _random, "start": _start, "deadline": _deadline, "pause": _pause, "resume": _resume,
+    "process": _process, "preview": _preview, "rollback": _rollback, "unit_add": _unit_add,
+    "unit_remove": _unit_remove, "unit_move": _unit_move, "centre": _centre, "confession": _confession,
+    "incapacitate": _incapacitate, "orders": _orders, "replace": _replace, "eject": _eject, "end_draw": _end_draw,
+    "end_concede": _end_concede, "end_solo": _end_solo, "help": _help,
+}

@@ -1,0 +1,91 @@
+"""Press: messages between powers through the judge.
+
+A signed-on player writes ``PRESS [ANON] [TO] <power>, <power>`` (or
+``ALL``), or ``BROADCAST [ANON]``, and the message text on the lines that
+follow.  The game's press setting decides: ``white`` — the sender is always
+named; ``grey`` — the sender may stay anonymous (``ANON``); ``none`` — no
+press; with ``press_movement_only`` there is no press in retreat and
+adjustment phases.  Each recipient gets its own mail from the judge, so no
+address of the sender or of other recipients is ever shown; the game
+master gets a copy naming the true sender; the message is kept in the
+game's history.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+
+from adjudicator.config import Config
+from adjudicator.games import game_module
+from adjudicator.service.notify import queue_notice
+from adjudicator.service.render import Texts
+from adjudicator.service.store import GameRecord, Store
+
+_ANONYMOUS = ("anon", "anonym", "anonymous", "grey", "grau")
+_TO = ("to", "an")
+_ALL = ("all", "alle")
+
+
+def read_request(words: str | None, broadcast_flag: str | None = None) -> tuple[str | None, bool, str]:
+    """Split the words after PRESS into (recipient text or None for all,
+    anonymous?, leftover); ``words`` is None for BROADCAST."""
+    if words is None:
+        return None, bool(broadcast_flag and broadcast_flag.lower() in _ANONYMOUS), ""
+    parts = words.split()
+    anonymous = bool(parts) and parts[0].lower() in _ANONYMOUS
+    if anonymous:
+        parts = parts[1:]
+    if parts and parts[0].lower() in _TO:
+        parts = parts[1:]
+    text = " ".join(parts)
+    if text.lower() in _ALL:
+        return None, anonymous, ""
+    return text, anonymous, text
+
+
+def send_press(
+    store: Store, db: sqlite3.Connection, config: Config, now: datetime, game: GameRecord, sender: str,
+    recipients_text: str | None, anonymous: bool, body: list[str], texts: Texts,
+) -> list[str]:
+    """Deliver one press message (see the module docstring); returns the
+    lines of the sender's acknowledgement (a refusal says why and sends
+    nothing)."""
+    setting = str(game.settings.get("press", "white"))
+    module = game_module(game.variant)
+    if setting == "none":
+        return [texts("press_off", game=game.name)]
+    if game.settings.get("press_movement_only") and module.phase_kind(game.state) != "movement":
+        return [texts("press_not_now", phase=game.phase)]
+    if anonymous and setting != "grey":
+        return [texts("press_white")]
+    if not body:
+        return [texts("press_no_text")]
+    seats = [p for p in store.players(game.name) if p.status == "playing" and p.address and p.power != sender]
+    if recipients_text is None:
+        targets = [p.power for p in seats]
+    else:
+        targets = []
+        for name in (part.strip() for part in recipients_text.split(",")):
+            power = module.lookup_power(name) if name else None
+            if power is None:
+                return [texts("press_unknown", power=name)]
+            if power != sender and power not in targets:
+                targets.append(power)
+    reachable = [p for p in seats if p.power in targets]
+    if not reachable:
+        return [texts("press_nobody")]
+    names = ", ".join(module.power_name(p, game.language) for p in targets)
+    shown_sender = texts("press_anonymous") if anonymous else module.power_name(sender, game.language)
+    text = "\n".join(body)
+    subject = texts("press_subject", game=game.name, sender=shown_sender)
+    for seat in reachable:
+        assert seat.address is not None
+        queue_notice(store, db, config, game, seat.address, subject,
+                     texts("press_mail", sender=shown_sender, recipients=names, text=text), now, kind="press")
+    if game.gm:
+        queue_notice(store, db, config, game, game.gm, texts("press_gm_subject", game=game.name, sender=sender),
+              texts("press_gm_mail", game=game.name, sender=sender, anonymous=texts("yes" if anonymous else "no"),
+                    recipients=names, text=text), now, kind="press")
+    store.add_press(db, game.name, now.isoformat(), game.phase, sender, anonymous, tuple(targets), text)
+    return [texts("press_sent", recipients=names, anonymous=texts("press_as_anonymous") if anonymous else "")]
