@@ -99,7 +99,7 @@ class RunningJudge:
     """The judge as a child process over a real mailbox and SMTP server."""
 
     def __init__(self, server: MailServer, folder: Path, *, language: str = "en", poll: float = 0.2,
-                 retry_base: float = 0.5) -> None:
+                 retry_base: float = 0.5, admin: tuple[str, str] | None = None) -> None:
         self.server = server
         self.folder = folder
         self.account = server.new_user("judge")
@@ -110,6 +110,7 @@ class RunningJudge:
             "\n".join([
                 "[judge]", f'address = "{self.address}"', 'name = "Testrichter"', f'language = "{language}"',
                 'time_zone = "Europe/Berlin"',
+                *([f'admin = "{admin[0]}"', f'admin_password = "{admin[1]}"'] if admin else []),
                 "[mailbox]", 'kind = "imap"', f'host = "{server.imap_host}"', f"port = {server.imap_port}",
                 'tls = "none"', f'user = "{self.account.address}"', 'password_env = "TEST_JUDGE_IMAP_PASSWORD"',
                 "[smtp]", 'kind = "smtp"', f'host = "{server.smtp_host}"', f"port = {server.smtp_port}",
