@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.service.gm import GM_COMMANDS
+
 from tests.test_service_commands import GM, POWERS, Table, address, orders_of, password, signon
 
 ADMIN = "admin@pbem.test"
@@ -303,3 +305,25 @@ def test_grace_period_waits_once_for_an_excused_late_power(judge: Table) -> None
     judge.poll()
     assert judge.phase() == "F1901M"
     assert "A CON - BUL" in judge.store.phases("spiel1")[0].report_text
+
+
+def test_the_gm_guide_shows_every_gm_command_in_both_languages() -> None:
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "gm-guide.md").read_text(encoding="utf-8")
+
+    def head(syntax: str) -> str:
+        words = []
+        for word in syntax.split():
+            if any(mark in word for mark in "<[|+"):
+                break
+            words.append(word)
+        return " ".join(words)
+
+    for spec in GM_COMMANDS:
+        assert head(spec.syntax_en) in guide, spec.syntax_en
+        assert head(spec.syntax_de) in guide, spec.syntax_de
+
+
+def test_gm_help_is_generated_from_the_command_table(judge: Table) -> None:
+    secret = create_by_mail(judge)
+    lines = gm(judge, secret, "GM HELP")
+    assert lines == [line for spec in GM_COMMANDS for line in (spec.syntax_en, "    " + spec.description_en)]

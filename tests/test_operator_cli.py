@@ -30,6 +30,7 @@ def test_games_are_created_listed_and_shown(tmp_path: Path) -> None:
     created = out(run(tmp_path, "game", "create", "spiel1", "--variant", "30jk", "--option", "confessions=random",
                       "--option", "deadline.movement=48h", "--gm", "gm@pbem.test"))
     assert created.startswith("created spiel1 (30jk), 11 powers open for sign-on: Bayern")
+    assert "GM password for gm@pbem.test: " in created
     assert "spiel1\t30jk\tforming\t1618M\t-\t0/11 seats" in out(run(tmp_path, "game", "list"))
     shown = out(run(tmp_path, "game", "show", "spiel1"))
     assert "phase:    1618M" in shown and "gm:       gm@pbem.test" in shown and "movement 2d" in shown

@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import mailbox
+import secrets
 import signal
 import tempfile
 from email import message_from_bytes, policy
@@ -19,6 +20,7 @@ from adjudicator.config import format_duration, parse_duration
 from adjudicator.games import UnknownGame, game_module
 from adjudicator.games.base import GameSetupError
 from adjudicator.service.demo import SCRIPTS, demo_config, play
+from adjudicator.service.auth import hash_password
 from adjudicator.service.imap import MailboxUnavailable
 from adjudicator.service.runner import Judge, make_transport, utc_now
 from adjudicator.service.store import Store, StoreError
@@ -63,9 +65,11 @@ def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO,
     store = _open(args, stderr)
     if store is None:
         return EX_TEMPFAIL
+    gm_password = secrets.token_urlsafe(9) if args.gm else None
+    settings = {"gm_password_hash": hash_password(gm_password)} if gm_password else {}
     try:
         game = create_game(store, args.config, args.name, args.variant or args.config.default_variant, options,
-                           utc_now(), gm=args.gm)
+                           utc_now(), gm=args.gm, settings=settings)
     except (GameError, GameSetupError, UnknownGame) as error:
         print(f"adjudicator game create: {error}", file=stderr)
         return 2
@@ -74,6 +78,9 @@ def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO,
     powers = game_module(game.variant).powers()
     print(f"created {game.name} ({game.variant}), {len(powers)} powers open for sign-on: {', '.join(powers)}",
           file=stdout)
+    if gm_password:
+        print(f"GM password for {args.gm}: {gm_password} (sign on with GAMEMASTER {game.name} <password>)",
+              file=stdout)
     return 0
 
 
