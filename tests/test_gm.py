@@ -110,7 +110,7 @@ def test_gm_start_puts_open_powers_into_civil_disorder(judge: Table) -> None:
     judge.ack(address("Austria"), signon("Austria"))
     answers = gm(judge, secret, "GM START")
     assert answers[0] == "All powers are taken: spiel1 starts with S1901M. Every player gets a start mail."
-    assert answers[1] == "In civil disorder (missed turns): England, France, Germany, Italy, Russia, Turkey"
+    assert answers[1] == "Nobody took these powers; they are in civil disorder: England, France, Germany, Italy, Russia, Turkey"
     statuses = {p.power: p.status for p in judge.store.players("spiel1")}
     assert statuses["Austria"] == "playing" and statuses["Turkey"] == "disorder"
 
@@ -244,6 +244,9 @@ def test_deadline_set_and_extended(judge: Table) -> None:
         "Done: Tuesday, 8 December 2026, 20:00 CET (Europe/Berlin)"]
     assert gm(judge, secret, "GM DEADLINE +24h") == ["Done: Wednesday, 9 December 2026, 20:00 CET (Europe/Berlin)"]
     assert gm(judge, secret, "GM DEADLINE 2020-01-01 20:00")[0].startswith("Refused, nothing changed: the deadline")
+    # A trigger set for the old deadline (4 December) resolves nothing: the deadline moved.
+    judge.now += timedelta(hours=73)
+    assert judge.judge.process("spiel1", "S1901M", "deadline") == 0 and judge.phase() == "S1901M"
 
 
 def test_white_and_grey_press_reach_exactly_their_recipients(judge: Table) -> None:

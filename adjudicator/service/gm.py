@@ -520,7 +520,7 @@ def _start(context: GmContext, tree: Tree[Any]) -> str:
     disorder = [p.power for p in context.store.players(game.name) if p.status == "disorder"]
     context.lines.append(context.texts("game_started", game=game.name, phase=game.phase))
     if disorder:
-        context.lines.append(context.texts("report_disorder", powers=", ".join(disorder)))
+        context.lines.append(context.texts("gm_open_disorder", powers=", ".join(disorder)))
     return "started" + (f"; in civil disorder: {', '.join(disorder)}" if disorder else "")
 
 
@@ -738,7 +738,7 @@ def _eject(context: GmContext, tree: Tree[Any]) -> str:
                      context.texts("ejected_subject", game=context.game.name),
               context.texts("ejected_mail", game=context.game.name, power=power), context.now)
     context.store.update_player(context.db, replace(seat, status="disorder", address=None, password_hash=None))
-    context.lines.append(context.texts("report_disorder", powers=power))
+    context.lines.append(context.texts("gm_ejected", power=power))
     return f"{power} ejected, civil disorder"
 
 
