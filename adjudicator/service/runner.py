@@ -175,6 +175,7 @@ class Judge:
         touched = self.take_in_and_handle()
         self.resolve_ready(touched)
         self.process_due()
+        self.sync_deadlines()
         send_reminders(self.store, self.config, self.clock())
         send_pause_notices(self.store, self.config, self.clock())
 

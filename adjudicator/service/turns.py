@@ -190,11 +190,15 @@ def process_phase(store: Store, config: Config, name: str, phase: str, now: date
 def deadline_passed(store: Store, config: Config, name: str, phase: str, now: datetime) -> bool:
     """The deadline of ``phase`` has come: grant the grace period when the
     game has one and a late power may still be excused (the late powers
-    are told), otherwise resolve the phase.  Returns whether it resolved."""
+    are told), otherwise resolve the phase.  Nothing happens when the game
+    is no longer in ``phase`` or its deadline is still ahead (it was moved
+    after the trigger was set).  Returns whether it resolved."""
     with store.transaction() as db:
         game = store.game(name)
         if game is None or game.status != ACTIVE or game.phase != phase:
             return False
+        if game.deadline is None or datetime.fromisoformat(game.deadline) > now:
+            return False  # the deadline moved (a GM, a grace period) since this trigger was set
         if _grant_grace(store, db, config, game, now):
             return False
         return resolve_phase(store, db, config, name, phase, now, "deadline")
