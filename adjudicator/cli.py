@@ -5,7 +5,10 @@ input when no file is given) and prints one JSON result; a malformed case
 exits with status 2 and a message on standard error.
 ``adjudicator map check NAME`` reports a map's inconsistencies (exit 1 if
 any); ``adjudicator map show NAME [PROVINCE]`` lists its data;
-``adjudicator receive`` stores one mail from standard input.
+``adjudicator map draw NAME -o FILE`` draws it (SVG or PNG), with a
+position and orders when given; ``adjudicator export GAME -o DIR`` writes a
+game's static HTML archive; ``adjudicator receive`` stores one mail from
+standard input.
 """
 
 from __future__ import annotations
@@ -15,14 +18,24 @@ import json
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import Callable, Sequence, TextIO
 
 from adjudicator import __version__
 from adjudicator.config import ConfigError, load_config
-from adjudicator.contract import CaseError, run_case
+from adjudicator.contract import CaseError, case_from_json, run_case
+from adjudicator.core.engine import initial_position
 from adjudicator.core.mapdata import GameMap, MapError, check_map, load_map, load_map_file
+from adjudicator.drawing.mail import legend_words
+from adjudicator.drawing.picture import draw, draw_phase
+from adjudicator.drawing.png import to_png
+from adjudicator.drawing.scene import Scene
+from adjudicator.drawing.svg import to_svg
+from adjudicator.drawing.view import start_view
+from adjudicator.games.diplomacy import DiplomacyGame
 from adjudicator.maptext import describe_map, describe_province
 from adjudicator.service.admin import add_commands
+from adjudicator.service.archive import ArchiveError, export_game
+from adjudicator.service.render import Texts
 from adjudicator.service.intake import read_pipe
 from adjudicator.service.store import Store, StoreError
 
@@ -107,6 +120,123 @@ def command_map_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, st
 EX_TEMPFAIL = 75  # sysexits.h: the mail system should try again later
 
 
+def _json_file(path: str, what: str) -> object:
+    """A decoded JSON file; ``ValueError`` naming the file and the problem."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except OSError as error:
+        raise ValueError(f"cannot read the {what} {path}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"the {what} {path} is not valid JSON: line {error.lineno}, column {error.colno}: "
+                         f"{error.msg}") from None
+
+
+def _orders_of(data: object, where: str) -> dict[str, list[str]]:
+    """Orders as power -> order strings from ``{"orders": {...}}`` or a bare mapping."""
+    if isinstance(data, dict) and isinstance(data.get("orders"), dict):
+        data = data["orders"]
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: expected an object mapping powers to order strings")
+    orders: dict[str, list[str]] = {}
+    for power, listed in data.items():
+        texts = [listed] if isinstance(listed, str) else listed
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            raise ValueError(f"{where}.{power}: expected a list of order strings")
+        orders[str(power)] = list(texts)
+    return orders
+
+
+def command_map_draw(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Draw a map as SVG or PNG (by the output's suffix): the start
+    position, or the position of ``--position`` (a JSON case); with orders
+    (the case's ``orders`` and ``--orders``) the phase is resolved and the
+    orders are drawn with their results.  0 on success, 2 on bad input."""
+    out = Path(args.output)
+    if out.suffix.lower() not in (".svg", ".png"):
+        print(f"adjudicator map draw: {out}: the output must end in .svg or .png", file=stderr)
+        return 2
+    texts = Texts(args.language)
+    try:
+        game_map = _map(args.name)
+        if args.position is None and args.orders is None:
+            title = game_map.title
+            scene = draw_phase(start_view(game_map), power_name=_namer(game_map, args.language),
+                               words=legend_words(texts), title=title)
+        else:
+            scene = _draw_case(args, game_map, texts)
+    except (MapError, CaseError, ValueError) as error:
+        print(f"adjudicator map draw: {error}", file=stderr)
+        return 2
+    data = to_png(scene) if out.suffix.lower() == ".png" else to_svg(scene).encode("utf-8")
+    try:
+        out.write_bytes(data)
+    except OSError as error:
+        print(f"adjudicator map draw: cannot write {out}: {error.strerror}", file=stderr)
+        return 2
+    print(f"wrote {out} ({scene.width}x{scene.height}, {len(data)} bytes)", file=stdout)
+    return 0
+
+
+def _namer(game_map: GameMap, language: str) -> Callable[[str], str]:
+    module = DiplomacyGame(game_map)
+    return lambda power: module.power_name(power, language)
+
+
+def _draw_case(args: argparse.Namespace, game_map: GameMap, texts: Texts) -> Scene:
+    """The scene of ``--position`` (or the start) with the orders resolved."""
+    if args.name.endswith(".toml"):
+        raise ValueError("a position or orders need a map from maps/ (give its name, not a file)")
+    case = _json_file(args.position, "position") if args.position else {"phase": _start_phase(game_map)}
+    if not isinstance(case, dict):
+        raise ValueError(f"{args.position}: expected a JSON object (a case, see docs/cli.md)")
+    state = {key: value for key, value in case.items() if key != "orders"}
+    state.setdefault("variant", game_map.name)
+    if state["variant"] != game_map.name:
+        raise ValueError(f"the position is for the variant {state['variant']!r}, not {game_map.name!r}")
+    if "centers" not in state:  # the report counts centres before the phase from the state
+        position = case_from_json(state).position
+        state["centers"] = {p: list(position.centres_of(p)) for p in game_map.powers if position.centres_of(p)}
+    orders = _orders_of(case["orders"], "orders") if "orders" in case else {}
+    if args.orders is not None:
+        for power, texts_ in _orders_of(_json_file(args.orders, "orders file"), "orders").items():
+            orders.setdefault(power, []).extend(texts_)
+    module = DiplomacyGame(game_map)
+    report = None
+    if orders:
+        resolved = {module.lookup_power(p) or p: o for p, o in orders.items()}
+        report = module.resolve(state, resolved).report
+    return draw(state, report, power_name=_namer(game_map, args.language), words=legend_words(texts),
+                title=game_map.title)
+
+
+def _start_phase(game_map: GameMap) -> str:
+    return str(initial_position(game_map).phase)
+
+
+def command_export(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Write a game's static HTML archive into a folder; 0 on success, 1
+    for an unknown game, 75 when the database cannot be used."""
+    try:
+        store = Store(args.config.database)
+    except StoreError as error:
+        print(f"adjudicator export: {error}", file=stderr)
+        return EX_TEMPFAIL
+    try:
+        written = export_game(store, args.game, Path(args.output))
+    except ArchiveError as error:
+        print(f"adjudicator export: {error}", file=stderr)
+        return 1
+    except OSError as error:
+        print(f"adjudicator export: cannot write {args.output}: {error.strerror}", file=stderr)
+        return 2
+    finally:
+        store.close()
+    print(f"wrote {len(written)} files to {args.output} (open {Path(args.output) / 'index.html'})", file=stdout)
+    return 0
+
+
+
 def command_receive(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Store one mail from standard input (procmail, .forward); 0 when it is
     stored (or was already), 75 when the database cannot be used, so that
@@ -149,6 +279,17 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("name", metavar="NAME", help="a map name, or the path of a .toml map file")
     show.add_argument("province", metavar="PROVINCE", nargs="?")
     show.set_defaults(handler=command_map_show)
+    drawing = maps.add_parser("draw", help="draw maps/NAME.toml as SVG or PNG, with a position and orders")
+    drawing.add_argument("name", metavar="NAME", help="a map name, or the path of a .toml map file")
+    drawing.add_argument("--position", metavar="FILE.json", help="a JSON case (docs/cli.md); default: the start")
+    drawing.add_argument("--orders", metavar="FILE.json", help="orders: {power: [order, ...]} (resolved and drawn)")
+    drawing.add_argument("--language", choices=("en", "de"), default="en", help="language of the legend")
+    drawing.add_argument("-o", "--output", metavar="FILE", required=True, help="the picture: FILE.svg or FILE.png")
+    drawing.set_defaults(handler=command_map_draw)
+    export = commands.add_parser("export", help="write a game's static HTML archive (maps, orders, results)")
+    export.add_argument("game", metavar="GAME")
+    export.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write into")
+    export.set_defaults(handler=command_export)
     return parser
 
 

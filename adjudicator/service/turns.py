@@ -16,11 +16,13 @@ import sqlite3
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from adjudicator.config import Config
+from adjudicator.drawing.mail import report_images
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, Resolution
+from adjudicator.mail.compose import Attachment
 from adjudicator.service.notify import queue, queue_notice
 from adjudicator.service.render import Texts, render
 from adjudicator.service.store import GameRecord, PhaseRecord, PlayerRecord, Store, Submission
@@ -266,7 +268,10 @@ def resolve_phase(
         settings={k: v for k, v in game.settings.items() if k != "grace_phase"},
     )
     changes = [f"{entry.command} ({entry.detail})" for entry in store.audit(game.name, unreported_only=True)]
-    text, html = render_report(config, following, module, resolution.report, late, game.phase, changes, disorder)
+    images = report_images(module, game.name, game.state, resolution.report, language=game.language,
+                           texts=texts_for(game))
+    text, html = render_report(config, following, module, resolution.report, late, game.phase, changes, disorder,
+                               images)
     if not store.add_phase(
         db, PhaseRecord(game.name, phase, game.state, orders, resolution.report, text, trigger, now.isoformat())
     ):
@@ -276,7 +281,7 @@ def resolve_phase(
     store.log(db, game.name, now.isoformat(), "resolved", f"{phase} ({trigger})")
     subject = texts_for(game)("report_subject", game=game.name, phase=phase)
     for address in recipients(store, following):
-        queue(store, db, config, address, subject, text, now, html=html)
+        queue(store, db, config, address, subject, text, now, html=html, attachments=images)
     if disorder and following.gm:
         texts = texts_for(game)
         queue_notice(store, db, config, following, following.gm, texts("disorder_subject", game=game.name),
@@ -311,15 +316,16 @@ def recipients(store: Store, game: GameRecord) -> list[str]:
 
 def render_report(
     config: Config, game: GameRecord, module: GameModule, report: dict[str, Any], late: list[str], phase: str,
-    changes: list[str] | None = None, disorder: list[str] | None = None,
+    changes: list[str] | None = None, disorder: list[str] | None = None, images: Sequence[Attachment] = (),
 ) -> tuple[str, str]:
     """The text and HTML turn report of a resolved phase (``game`` is the
     game after the phase: its next phase, deadline and outcome); ``changes``
     are the game master's changes since the last report, ``disorder`` the
-    powers that went into civil disorder."""
+    powers that went into civil disorder; the first of ``images`` is the
+    phase's map (shown by its content id, named in the text)."""
     texts = texts_for(game)
     context = dict(judge=config.address, game=game, report=report, late=late, phase=phase,
-                   gm_changes=changes or [], disorder=disorder or [])
+                   gm_changes=changes or [], disorder=disorder or [], map_image=images[0] if images else None)
     name = lambda p: module.power_name(p, game.language)  # noqa: E731
     return (
         render(f"{module.report_template}.txt.j2", texts, name, **context),

@@ -1,0 +1,99 @@
+"""A static HTML archive of one game, for a game master's web server.
+
+``archive_files`` turns a stored game and its resolved phases into files:
+``index.html`` linking every phase; per resolved phase ``<phase>.html``
+(its map, every order with its result, dislodged units, religious
+warfare, the supply-centre table, links to the previous and next phase
+and to the index) and ``<phase>.svg``; ``now.html`` and ``now.svg`` with
+the position the game stands at.  Pages are plain HTML with one small
+style sheet in the head: no JavaScript, no external reference, and
+nothing but the stored data (no press: the judge keeps none).  The same
+game gives the same bytes.  ``export_game`` writes them into a folder.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from adjudicator.drawing.mail import legend_words
+from adjudicator.drawing.picture import draw
+from adjudicator.drawing.svg import to_svg
+from adjudicator.games import game_module
+from adjudicator.games.diplomacy import DiplomacyGame
+from adjudicator.service.render import Texts, render
+from adjudicator.service.store import GameRecord, PhaseRecord, Store
+
+_SAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+class ArchiveError(ValueError):
+    """The archive cannot be made (no such game); the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class PageLink:
+    """A phase page of the archive: its phase name and file name."""
+
+    phase: str
+    href: str
+
+
+def page_name(phase: str) -> str:
+    """The file name stem of a phase's page (the phase name, ``S1901M``;
+    anything but ASCII letters, digits, ``-`` and ``_`` as ``-``)."""
+    return _SAFE.sub("-", phase).strip("-") or "phase"
+
+
+def archive_files(game: GameRecord, phases: Sequence[PhaseRecord]) -> dict[str, bytes]:
+    """Every file of the archive by its name (see the module docstring)."""
+    module = game_module(game.variant)
+    diplomacy = module if isinstance(module, DiplomacyGame) else None
+    texts = Texts(game.language, game.time_zone)
+    name = lambda p: module.power_name(p, game.language)  # noqa: E731
+    words = legend_words(texts)
+    title = f"{game.name} \u2013 {diplomacy.game_map.title}" if diplomacy else game.name
+    links = [PageLink(p.phase, f"{page_name(p.phase)}.html") for p in phases]
+    now = PageLink(game.phase, "now.html")
+    files: dict[str, bytes] = {}
+    has_map = diplomacy is not None
+    for index, record in enumerate(phases):
+        stem = page_name(record.phase)
+        if has_map:
+            files[f"{stem}.svg"] = to_svg(draw(record.state, record.report, power_name=name, words=words,
+                                               title=title)).encode("utf-8")
+        following = links[index + 1] if index + 1 < len(links) else now
+        files[f"{stem}.html"] = render(
+            "archive_phase.html.j2", texts, name, game=game, record=record, report=record.report,
+            image=f"{stem}.svg" if has_map else None, previous=links[index - 1] if index else None,
+            following=following, title=title,
+        ).encode("utf-8")
+    if has_map:
+        files["now.svg"] = to_svg(draw(game.state, None, power_name=name, words=words, title=title)).encode("utf-8")
+    files["now.html"] = render(
+        "archive_now.html.j2", texts, name, game=game, image="now.svg" if has_map else None,
+        previous=links[-1] if links else None, title=title,
+    ).encode("utf-8")
+    files["index.html"] = render(
+        "archive_index.html.j2", texts, name, game=game, phases=list(zip(links, phases)), now=now, title=title,
+    ).encode("utf-8")
+    return files
+
+
+def export_game(store: Store, name: str, folder: Path) -> list[Path]:
+    """Write the archive of the game ``name`` into ``folder`` (made if
+    missing; files of the same names are replaced, others left alone);
+    returns the files written, sorted.  ``ArchiveError`` for an unknown game."""
+    game = store.game(name)
+    if game is None:
+        raise ArchiveError(f"no game called {name!r}")
+    files = archive_files(game, store.phases(game.name))
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for file_name, data in sorted(files.items()):
+        path = folder / file_name
+        path.write_bytes(data)
+        written.append(path)
+    return written

@@ -1,0 +1,318 @@
+"""Map pictures (issue 7): every map in maps/ drawn from its data, one
+region per province and one symbol per unit, every kind of order drawn
+with its result, SVG that parses back and PNG of the stated size, the
+same bytes every time, and the PNG attachment of a turn report mail."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import io
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from datetime import datetime, timezone
+from pathlib import Path
+import tomllib
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from adjudicator.core.mapdata import build_map, load_map
+from adjudicator.drawing import draw, draw_phase, to_png, to_svg
+from adjudicator.drawing.geometry import BOX, area, contains, distance, voronoi_cells
+from adjudicator.drawing.layout import map_layout
+from adjudicator.drawing.legend import WORDS
+from adjudicator.drawing.mail import content_id, legend_words, report_images
+from adjudicator.drawing.scene import Scene
+from adjudicator.drawing.view import start_view
+from adjudicator.games import game_module
+from adjudicator.games.base import JSON
+from adjudicator.games.diplomacy import DiplomacyGame
+from adjudicator.mail.compose import compose
+from adjudicator.service.render import Texts, catalogue
+
+ROOT = Path(__file__).resolve().parent.parent
+SVG = "{http://www.w3.org/2000/svg}"
+STANDARD = DiplomacyGame.for_variant("standard")
+THIRTY = DiplomacyGame.for_variant("30jk")
+
+
+def parse(scene: Scene) -> ET.Element:
+    """The scene's SVG, parsed back (fails on anything that is not XML)."""
+    root = ET.fromstring(to_svg(scene))
+    assert root.tag == f"{SVG}svg"
+    assert (root.get("width"), root.get("height")) == (str(scene.width), str(scene.height))
+    return root
+
+
+def named(root: ET.Element, *classes: str) -> list[ET.Element]:
+    """Elements whose class attribute holds all of ``classes``."""
+    return [e for e in root.iter() if set(classes) <= set((e.get("class") or "").split())]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.format == "PNG"
+        image.load()
+        return image.size
+
+
+# --- start positions ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["standard", "30jk"])
+def test_the_start_position_has_one_region_per_province_and_one_symbol_per_unit(variant: str) -> None:
+    module = DiplomacyGame.for_variant(variant)
+    game_map = module.game_map
+    scene = draw(module.start({}, 1))
+    root = parse(scene)
+    regions = named(root, "region")
+    assert sorted(r.get("data-province") or "" for r in regions) == sorted(game_map.provinces)
+    seas = {r.get("data-province") for r in regions if r.get("data-terrain") == "sea"}
+    assert seas == {k for k, p in game_map.provinces.items() if p.terrain == "sea"}
+    units = sorted(u.get("data-unit") or "" for u in named(root, "unit"))
+    assert units == sorted(str(u) for p in game_map.powers.values() for u in p.start_units)
+    assert len(named(root, "centre")) == len(game_map.supply_centres)
+    owned = {r.get("data-province"): r.get("data-owner") for r in regions if r.get("data-owner")}
+    assert owned == game_map.initial_centres()
+    labels = {t.text for t in named(root, "label")}
+    assert labels == set(game_map.provinces)
+    assert sorted(r.get("data-river") or "" for r in named(root, "river")) == sorted(r.name for r in game_map.rivers)
+    assert len(named(root, "flow")) == 3 * len(game_map.rivers)
+    split = sorted(loc for p in game_map.provinces.values() for loc in p.fleet if "/" in loc)
+    assert sorted(c.get("data-coast") or "" for c in named(root, "coast")) == split
+    assert not named(root, "arrow")
+    assert len(named(root, "legend-power")) == len(game_map.powers)
+    assert png_size(to_png(scene)) == (scene.width, scene.height)
+
+
+def test_regions_of_the_maps_do_not_overlap_and_hold_their_seat() -> None:
+    for variant in ("standard", "30jk"):
+        layout = map_layout(load_map(variant))
+        for key, region in layout.regions.items():
+            assert contains(region.outline, region.seat), (variant, key)
+            for other, neighbour in layout.regions.items():
+                if other != key:
+                    assert not contains(neighbour.outline, region.seat), (variant, key, other)
+
+
+def test_a_map_without_seats_is_laid_out_from_its_adjacency() -> None:
+    text = (ROOT / "docs" / "map-format.md").read_text(encoding="utf-8")
+    example = text.split("## A complete small example", 1)[1].split("```toml", 1)[1].split("```", 1)[0]
+    tiny = build_map(tomllib.loads(example), "tiny")
+    assert all(p.seat is None for p in tiny.provinces.values())
+    root = parse(draw_phase(start_view(tiny)))
+    assert sorted(r.get("data-province") or "" for r in named(root, "region")) == ["HIL", "NSE", "POR"]
+    assert [u.get("data-unit") for u in named(root, "unit")] == ["F POR/SC"]
+    layout = map_layout(tiny)
+    assert layout.point("POR/SC") != layout.point("POR/NC")
+
+
+# --- phases with orders ---------------------------------------------------------------
+
+MOVEMENT: JSON = {
+    "variant": "standard", "phase": "F1901M",
+    "units": {"England": ["F NTH", "A LON", "F ENG"], "France": ["A BEL", "A PIC", "F BRE"],
+              "Germany": ["A HOL", "A RUH", "F KIE"], "Russia": ["A WAR", "A UKR"],
+              "Austria": ["A GAL", "A BUD", "A VIE"], "Italy": ["A VEN"]},
+}
+MOVEMENT_ORDERS = {
+    "England": ["F NTH C A LON - NWY", "A LON - NWY", "F ENG S F BRE"],
+    "France": ["A PIC - BEL", "A BEL H", "F BRE H"],
+    "Germany": ["A HOL - BEL", "A RUH S A HOL - BEL", "F KIE - DEN"],
+    "Russia": ["A WAR - GAL", "A UKR S A WAR - GAL"],
+    "Austria": ["A GAL H", "A BUD - RUM", "A VIE - TYR"],
+    "Italy": ["A VEN - TYR"],
+}
+
+
+def movement() -> tuple[JSON, JSON, JSON]:
+    """The movement phase above: its state, report and the next state."""
+    state = {**MOVEMENT, "centers": {p: list(STANDARD.game_map.home_centres(p)) for p in STANDARD.powers()}}
+    result = STANDARD.resolve(state, MOVEMENT_ORDERS)
+    return state, result.report, result.state
+
+
+def test_a_movement_phase_draws_moves_supports_convoys_holds_failures_dislodgements_and_bounces() -> None:
+    state, report, _ = movement()
+    root = parse(draw(state, report))
+    moves = {m.get("data-order"): m for m in named(root, "arrow", "move")}
+    assert sorted(moves) == ["A BUD - RUM", "A HOL - BEL", "A LON - NWY", "A PIC - BEL", "A VEN - TYR",
+                             "A VIE - TYR", "A WAR - GAL", "F KIE - DEN"]
+    failed = sorted(m.get("data-order") or "" for m in named(root, "arrow", "move", "failed"))
+    assert failed == ["A PIC - BEL", "A VEN - TYR", "A VIE - TYR"]
+    assert all(m.get("data-result") == "succeeds" for o, m in moves.items() if o not in failed)
+    supports = {s.get("data-order"): s.get("data-kind") for s in named(root, "arrow", "support")}
+    assert supports == {"F ENG S F BRE": "hold", "A RUH S A HOL - BEL": "move", "A UKR S A WAR - GAL": "move"}
+    assert [c.get("data-order") for c in named(root, "arrow", "convoy")] == ["F NTH C A LON - NWY"]
+    assert sorted(h.get("data-order") or "" for h in named(root, "hold")) == ["A BEL H", "A GAL H", "F BRE H"]
+    dislodged = {d.get("data-province"): d.get("data-attacker") for d in named(root, "marker", "dislodged")}
+    assert dislodged == {"BEL": "HOL", "GAL": "WAR"}
+    assert sorted(u.get("data-unit") or "" for u in named(root, "unit", "dislodged")) == ["A BEL", "A GAL"]
+    assert [s.get("data-province") for s in named(root, "marker", "standoff")] == ["TYR"]
+    assert len(named(root, "unit")) == sum(len(v) for v in MOVEMENT["units"].values())
+
+
+def test_a_retreat_phase_draws_the_waiting_units_their_retreats_and_disbands() -> None:
+    _, _, retreat_state = movement()
+    assert retreat_state["phase"] == "F1901R"
+    result = STANDARD.resolve(retreat_state, {"France": ["A BEL - BUR"], "Austria": ["A GAL DISBAND"]})
+    root = parse(draw(retreat_state, result.report))
+    waiting = sorted(u.get("data-unit") or "" for u in named(root, "unit") if u.get("data-dislodged") == "yes")
+    assert waiting == ["A BEL", "A GAL"]
+    assert [r.get("data-order") for r in named(root, "arrow", "retreat")] == ["A BEL - BUR"]
+    assert not named(root, "arrow", "move")
+    assert [d.get("data-order") for d in named(root, "marker", "disband")] == ["A GAL DISBAND"]
+
+
+def test_an_adjustment_phase_draws_builds_and_removals() -> None:
+    state = {
+        "variant": "standard", "phase": "W1901A",
+        "units": {"Austria": ["A SER", "A GAL", "F ALB"], "Russia": ["A UKR", "A MOS", "F SEV", "A WAR"]},
+        "centers": {"Austria": ["VIE", "BUD", "TRI", "SER"], "Russia": ["MOS", "SEV", "STP"]},
+    }
+    result = STANDARD.resolve(state, {"Austria": ["Build A VIE"], "Russia": ["Remove A UKR"]})
+    root = parse(draw(state, result.report))
+    assert [(b.get("data-order"), b.get("data-location")) for b in named(root, "marker", "build")] == [
+        ("BUILD A VIE", "VIE")]
+    assert [r.get("data-order") for r in named(root, "marker", "remove")] == ["REMOVE A UKR"]
+    legend = {g.get("data-power"): (g.get("data-centres"), g.get("data-units")) for g in named(root, "legend-power")}
+    assert legend == {"Austria": ("4", "4"), "Russia": ("3", "3")}
+
+
+def thirty_years() -> list[tuple[JSON, JSON]]:
+    """30JK 1618M to 1620M (the scripted game of tests/test_reports.py):
+    each phase's state and report."""
+    phases = []
+    state = THIRTY.start({}, 1)
+    for orders in (
+        {"Sachsen": ["F Tor - Wit - Anh", "A Lei - EbMa", "A Mei - Lei"], "Österreich": ["F Lin T A", "A Pra - Pil"],
+         "Bayern": ["A FAns - RsNu"]},
+        {"Sachsen": ["A Lei - Erf"], "Bayern": ["A RsNu H"]},
+        {"Bayern": ["Build A FAns"], "Sachsen": ["Build A Mei", "Baue F Tor"], "Pfalz": ["waive"]},
+        {"Braunschweig-Lüneburg": ["Konfession katholisch"]},
+    ):
+        result = THIRTY.resolve(state, orders)
+        phases.append((state, result.report))
+        state = result.state
+    return phases
+
+
+def test_30jk_draws_the_double_move_transform_confession_and_religious_warfare() -> None:
+    phases = thirty_years()
+    state, report = phases[0]
+    root = parse(draw(state, report))
+    double = [m for m in named(root, "arrow", "move") if m.get("data-order") == "F Tor - Wit - Anh"]
+    assert len(double) == 1 and double[0].get("data-legs") == "2"
+    assert len(double[0].findall(f"{SVG}circle[@class='waypoint']")) == 1
+    assert [(t.get("data-order"), t.get("data-into")) for t in named(root, "marker", "transform")] == [
+        ("F Lin T A", "A")]
+    assert [d.get("data-event") for d in named(root, "marker", "disbanded")] == ["A NOpf"]
+
+    state, report = phases[3]
+    root = parse(draw(state, report, power_name=lambda p: THIRTY.power_name(p, "de")))
+    assert [(c.get("data-power"), c.get("data-confession")) for c in named(root, "marker", "confession")] == [
+        ("Braunschweig-Lüneburg", "catholic")]
+    assert [(d.get("data-event"), d.get("data-to")) for d in named(root, "marker", "defected")] == [
+        ("A Bra", "Sachsen")]
+    legend_text = " ".join(t.text or "" for t in named(root, "legend")[0].iter(f"{SVG}text"))
+    assert "Braunschweig-Lüneburg 3 2 catholic (!)" in legend_text
+
+
+def test_the_legend_speaks_the_games_language() -> None:
+    german = {word: Texts("de")("map_" + word.replace("-", "_")) for word in WORDS}
+    assert all(german.values()) and all("map_" + w.replace("-", "_") in catalogue() for w in WORDS)
+    state, report = thirty_years()[0]
+    root = parse(draw(state, report, power_name=lambda p: THIRTY.power_name(p, "de"), words=german))
+    texts = {t.text for t in named(root, "legend")[0].iter(f"{SVG}text")}
+    assert {"Zentren", "Einheiten", "Österreich", "katholisch", "Fluss"} <= texts
+
+
+# --- bytes ----------------------------------------------------------------------------
+
+
+def test_the_same_phase_gives_the_same_svg_and_png_bytes_in_another_process(tmp_path: Path) -> None:
+    state, report = thirty_years()[0]
+    scene = draw(state, report)
+    assert to_svg(scene) == to_svg(draw(state, report))
+    assert to_png(scene) == to_png(draw(state, report))
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps({**state, "orders": {
+        "Sachsen": ["F Tor - Wit - Anh", "A Lei - EbMa", "A Mei - Lei"], "Österreich": ["F Lin T A", "A Pra - Pil"],
+        "Bayern": ["A FAns - RsNu"]}}), encoding="utf-8")
+    environment = {**os.environ, "PYTHONHASHSEED": "12345"}
+    for suffix in ("svg", "png"):
+        done = subprocess.run(
+            [sys.executable, "-m", "adjudicator", "map", "draw", "30jk", "--position", str(case),
+             "-o", str(tmp_path / f"out.{suffix}")], capture_output=True, text=True, cwd=ROOT, env=environment,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+    same = draw(state, report, power_name=lambda p: THIRTY.power_name(p, "en"), words=legend_words(Texts("en")),
+                title=THIRTY.game_map.title)
+    assert (tmp_path / "out.svg").read_text(encoding="utf-8") == to_svg(same)
+    assert (tmp_path / "out.png").read_bytes() == to_png(same)
+
+
+@pytest.mark.parametrize("variant", ["standard", "30jk"])
+def test_the_png_of_a_phase_is_small_enough_for_mail(variant: str) -> None:
+    module = DiplomacyGame.for_variant(variant)
+    state, report = (movement()[:2] if variant == "standard" else thirty_years()[0])
+    data = to_png(draw(state, report))
+    assert len(data) < 200_000, f"{variant}: {len(data)} bytes"
+    assert png_size(data)[0] >= 1000
+    assert module.variant == variant
+
+
+# --- geometry -------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 399), st.integers(1, 299)), min_size=1, max_size=40, unique=True))
+def test_voronoi_cells_tile_the_box_and_hold_their_sites(points: list[tuple[int, int]]) -> None:
+    sites = [(float(x), float(y)) for x, y in points]
+    cells = voronoi_cells(sites, (0.0, 0.0, 400.0, 300.0))
+    assert abs(sum(area(c.corners) for c in cells) - 400 * 300) < 1e-3
+    for index, (site, cell) in enumerate(zip(sites, cells)):
+        assert contains(cell.corners, site)
+        edges = zip(cell.corners, cell.corners[1:] + cell.corners[:1], cell.neighbours)
+        for start, end, neighbour in edges:
+            if neighbour != BOX and distance(start, end) > 1e-6:
+                assert index in cells[neighbour].neighbours
+
+
+# --- the report mail ------------------------------------------------------------------
+
+
+def test_a_report_mail_carries_the_map_inline_and_attached() -> None:
+    state, report, _ = movement()
+    images = report_images(STANDARD, "spiel1", state, report, language="en", texts=Texts("en"))
+    assert [(i.filename, i.mime_type, i.content_id) for i in images] == [
+        ("spiel1-F1901M.png", "image/png", content_id("spiel1", "F1901M"))]
+    assert png_size(images[0].data)[0] > 1000
+    html = f'<p><img src="cid:{images[0].content_id}"></p>'
+    raw = compose(sender="judge@pbem.test", sender_name="Judge", to=["a@pbem.test"], subject="F1901M",
+                  text="report", html=html, loop_id="judge@pbem.test", date=datetime.now(timezone.utc),
+                  attachments=images)
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    related = [p for p in message.walk() if p.get_content_type() == "multipart/related"]
+    assert len(related) == 1
+    inline = [p for p in related[0].iter_parts() if p.get_content_type() == "image/png"]
+    assert len(inline) == 1 and inline[0]["Content-ID"] == f"<{images[0].content_id}>"
+    attached = [p for p in message.walk() if p.get_content_type() == "image/png" and p.get_content_disposition() == "attachment"]
+    assert len(attached) == 1 and attached[0].get_content() == images[0].data
+
+
+def test_games_without_a_map_get_no_picture_and_a_broken_state_does_not_stop_the_report() -> None:
+    class CardGame:
+        variant = "cards"
+
+    assert report_images(CardGame(), "g", {}, {}, language="en", texts=Texts("en")) == ()
+    broken: dict[str, Any] = {"variant": "standard", "phase": "S1901M", "units": {"Austria": ["A NTH"]}}
+    assert report_images(game_module("standard"), "g", broken, {}, language="en", texts=Texts("en")) == ()
