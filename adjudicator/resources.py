@@ -36,3 +36,8 @@ def grammar_path(name: str) -> Path:
 def map_path(name: str) -> Path:
     """Path of the map file ``maps/<name>.toml``."""
     return data_dir("maps") / f"{name}.toml"
+
+
+def card_path(name: str) -> Path:
+    """Path of the card file ``cards/<name>.toml`` (a card game's data)."""
+    return data_dir("cards") / f"{name}.toml"

@@ -1,0 +1,15 @@
+"""1848 – Die Revolution (Gerhard H. Kuhlmann), a two-player card game with
+sealed plays, as the judge's variant ``1848``.
+
+Modules: ``cards`` (the card data and the game master's supplements),
+``state`` (the game as immutable values and JSON), ``evaluation`` (who is
+ahead, mode by mode), ``actions`` (phase 4), ``military`` (the military
+rule), ``flow`` (rounds, flow cards, the end), ``orders``/``parse`` (the
+orders by mail), ``wording``/``report`` (the reports) and ``module`` (the
+``GameModule`` the service talks to).  docs/games/1848.md documents the
+rules as implemented and every ruling.
+"""
+
+from adjudicator.games.revolution1848.module import VARIANT, Revolution1848
+
+__all__ = ["VARIANT", "Revolution1848"]

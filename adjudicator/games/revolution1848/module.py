@@ -1,0 +1,317 @@
+"""1848 – Die Revolution as a game module of the judge (variant ``1848``).
+
+Sealed plays: every step that needs the players is a phase of its own
+(``R03A06-2``: round 3, flow card A06, action 2; ``-K`` keep, ``-V`` the
+winner's decision, ``-M1``/``-M2`` military actions, ``-D1``/``-D2`` an
+army's loss, ``-P`` the forecast, ``-X1``/``-X2`` withdrawing it).  A
+player's orders for the current phase are checked against his own hand
+and the public table only, so the answer never depends on (or tells
+anything about) the other player's play; the judge stores them until both
+have played (``submission_means_ready``) or the deadline, and a new mail
+replaces them until then.  ``resolve`` reveals both plays in one report.
+
+The state is JSON: the options, the game master's card overlay (the data
+of ``cards.file`` is read once, at the start, and kept) and the game
+itself (``state.to_json``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.games.base import JSON, AcceptedOrder, GameSetupError, OrderCheck, OrderProblem, Resolution
+from adjudicator.games.revolution1848 import actions, military
+from adjudicator.games.revolution1848.cards import CardData, CardDataError, card_data_from_overlay
+from adjudicator.games.revolution1848.cards import overlay_from_options
+from adjudicator.games.revolution1848.flow import advance, default_keep, final_forecast, new_game
+from adjudicator.games.revolution1848.orders import (
+    MILITARY_ORDERS, STEP_ORDERS, Attack, Decide, Discard, Forecast, General, Keep, Lose, Order, Pass, PlaceArmy,
+    Play, Stand, Swear, Withdraw,
+)
+from adjudicator.games.revolution1848.parse import HINT, ParseError, card_id, parse_line
+from adjudicator.games.revolution1848.report import build
+from adjudicator.games.revolution1848.state import PLAYERS, Game, from_json, to_json
+
+VARIANT = "1848"
+_ALIASES = {"a": "A", "b": "B", "spieler a": "A", "spieler b": "B", "player a": "A", "player b": "B",
+            "spielera": "A", "spielerb": "B", "playera": "A", "playerb": "B"}
+
+
+@dataclass(frozen=True)
+class Revolution1848:
+    """The game module of 1848 (see the module docstring)."""
+
+    variant: str = VARIANT
+    report_template: str = "revolution1848_report"
+    submission_means_ready: bool = True
+
+    def powers(self) -> tuple[str, ...]:
+        """The two seats, ``A`` and ``B``."""
+        return PLAYERS
+
+    def lookup_power(self, text: str) -> str | None:
+        """``A``/``B`` for ``A``, ``Spieler A``, ``Player A`` (any case)."""
+        return _ALIASES.get(" ".join(text.split()).casefold())
+
+    def power_name(self, power: str, language: str) -> str:
+        """``Spieler A`` (de) or ``Player A`` (en)."""
+        return f"{'Spieler' if language == 'de' else 'Player'} {power}"
+
+    def start(self, options: Mapping[str, Any], seed: int) -> JSON:
+        """Deal the first hands; raises ``GameSetupError`` naming every
+        value of the card data that is still unknown."""
+        try:
+            overlay = overlay_from_options(options)
+            data = card_data_from_overlay(overlay)
+        except CardDataError as error:
+            raise GameSetupError(str(error)) from None
+        game, _ = new_game(data, seed)
+        return {"variant": VARIANT, "phase": game.phase, "options": dict(options), "overlay": overlay,
+                "game": to_json(game)}
+
+    def phase(self, state: JSON) -> str:
+        """The current phase name (``R03A06-2``)."""
+        return str(state["phase"])
+
+    def phase_kind(self, state: JSON) -> str:
+        """Always ``play`` (one deadline kind for every sealed step)."""
+        return "play"
+
+    def must_act(self, state: JSON) -> tuple[str, ...]:
+        """The players who act in the current step (one or both)."""
+        return _game(state).actors
+
+    def check_orders(self, state: JSON, power: str, lines: Sequence[tuple[int, str]]) -> OrderCheck:
+        """Read ``power``'s lines against his hand and the public table."""
+        game, data = _game(state), _data(state)
+        accepted: list[tuple[int, str, Order]] = []
+        problems: list[OrderProblem] = []
+        for number, text in lines:
+            try:
+                order = parse_line(text)
+            except ParseError as error:
+                problems.append(OrderProblem(number, error.column, text, error.message, HINT))
+                continue
+            if power not in game.actors:
+                problems.append(OrderProblem(number, 1, text, f"you have nothing to do in {game.phase}"))
+                continue
+            canonical, why = _check(game, data, power, order)
+            if why is not None or canonical is None:
+                message = why or "not allowed now"
+                problems.append(OrderProblem(number, _column(text, message), text, message, _hint(game)))
+                continue
+            accepted.append((number, text, canonical))
+        accepted, superseded = _last_counts(game, accepted)
+        problems += superseded
+        settled = [o for _, _, o in accepted if not isinstance(o, Discard)]
+        missing = () if settled or power not in game.actors else (_default_text(game, data, power),)
+        return OrderCheck(
+            tuple(AcceptedOrder(n, t, str(o)) for n, t, o in accepted),
+            tuple(sorted(problems, key=lambda p: p.line)), missing,
+        )
+
+    def resolve(self, state: JSON, orders: Mapping[str, Sequence[str]]) -> Resolution:
+        """Carry out the step with the accepted orders (missing ones: the
+        rules' defaults) and report it."""
+        game, data = _game(state), _data(state)
+        parsed: dict[str, list[Order]] = {}
+        for player in game.actors:
+            for line in orders.get(player, ()):
+                try:
+                    order = parse_line(line)
+                except ParseError:
+                    continue
+                canonical, why = _check(game, data, player, order)
+                if why is None and canonical is not None:
+                    parsed.setdefault(player, []).append(canonical)
+        after, notes = advance(game, data, parsed)
+        revealed = {p: [str(o) for o in os if not isinstance(o, (Forecast, Discard))] for p, os in parsed.items()}
+        report = build(data, game, after, revealed, notes)
+        next_state = {**state, "phase": after.phase, "game": to_json(after)}
+        if after.step != "over":
+            return Resolution(game.phase, after.phase, next_state, report)
+        scores = dict(after.scores)
+        winner = max(PLAYERS, key=lambda p: scores[p]) if scores["A"] != scores["B"] else None
+        draw = None if winner else f"{scores['A']}:{scores['B']}"
+        return Resolution(game.phase, None, next_state, report, winner, draw)
+
+    def standings(self, state: JSON) -> dict[str, int]:
+        """Points so far: the flow cards won (the final score at the end)."""
+        game, data = _game(state), _data(state)
+        if game.step == "over":
+            return dict(game.scores)
+        return {p: sum(data.flows[c].points for c in game.side(p).won) for p in PLAYERS}
+
+    # --- Beyond the interface: what a player may see and do ---------------------------------
+
+    def legal_orders(self, state: JSON, power: str) -> list[str]:
+        """Every order ``power`` may give in the current phase, canonical
+        (empty when he does not act); the complete-game test plays from it."""
+        game, data = _game(state), _data(state)
+        if power not in game.actors:
+            return []
+        if game.step == "play":
+            return [str(p) for p in actions.legal_plays(game, data, power)] + ["PASS"]
+        if game.step == "military":
+            return [str(o) for o in military.legal_actions(game, data, power)] + ["NONE"]
+        if game.step == "vote":
+            return [f"DECIDE {c.upper()}" for c in game.decisions]
+        if game.step == "loss":
+            army = game.army(game.loss_army)
+            return [f"LOSE {c}" for c in military.losable(data, army)] if army else []
+        if game.step == "forecast":
+            return [f"FORECAST {letter}" for letter in data.rules.forecasts]
+        if game.step == "withdraw":
+            return ["WITHDRAW", "STAND"]
+        if game.step == "keep":
+            return [str(default_keep(game, data, power)), "KEEP NOTHING"]
+        return []
+
+    def private_view(self, state: JSON, power: str) -> JSON:
+        """What only ``power`` may see: his hand, his sealed forecast and
+        the orders open to him now.  The service has no channel for it yet
+        (docs/games/1848.md, "What the service still needs")."""
+        game, data = _game(state), _data(state)
+        side = game.side(power)
+        return {
+            "power": power,
+            "phase": game.phase,
+            "hand": [{"card": c, "name": data.name_of(c) if data.name_of(c) != c else ""} for c in side.hand],
+            "forecast": final_forecast(game, data, power) if side.forecast or side.withdrawn else "",
+            "orders": self.legal_orders(state, power),
+        }
+
+
+def _game(state: JSON) -> Game:
+    return from_json(state["game"])
+
+
+def _data(state: JSON) -> CardData:
+    return card_data_from_overlay(state.get("overlay", {}))
+
+
+def _check(game: Game, data: CardData, player: str, order: Order) -> tuple[Order | None, str | None]:
+    """The order in canonical form, or why it is not allowed now."""
+    allowed = STEP_ORDERS[game.step]
+    if not isinstance(order, allowed):
+        return None, f"not allowed now: {game.phase} is a {game.step} step"
+    if isinstance(order, Play):
+        return order, actions.problem(game, data, player, order)
+    if isinstance(order, Pass):
+        return order, None
+    if isinstance(order, Keep):
+        table = {p.card for p in game.side(player).table}
+        if len(order.cards) > data.flows[game.flow].keep:
+            return None, f"at most {data.flows[game.flow].keep} card(s) may stay for {game.flow}"
+        for card in order.cards:
+            if card not in table:
+                return None, f"{card} does not lie on your side"
+            if card in data.rules.always_stay:
+                return None, f"{card} stays anyway and is not counted"
+        return order, None
+    if isinstance(order, Discard):
+        for card in order.cards:
+            if card not in game.side(player).hand:
+                return None, f"{card} is not in your hand"
+        return order, None
+    if isinstance(order, Decide):
+        colour = _colour(game, data, order.colour)
+        if colour is None:
+            return None, f"{order.colour} is not a decision of {game.flow}"
+        if colour not in game.decisions:
+            return None, f"{colour} is not open to you: you may decide {' or '.join(game.decisions)}"
+        return Decide(colour), None
+    if isinstance(order, Forecast):
+        if order.letter not in data.rules.forecasts:
+            return None, f"no forecast {order.letter}: choose {', '.join(data.rules.forecasts)}"
+        return order, None
+    if isinstance(order, Lose):
+        army = game.army(game.loss_army)
+        if army is None or order.card not in military.losable(data, army):
+            return None, f"{order.card} is not a card the attacked army can give up"
+        return order, None
+    if isinstance(order, (Withdraw, Stand)):
+        return order, None
+    assert isinstance(order, MILITARY_ORDERS)
+    why = military.problem(game, data, player, order)
+    if why is not None:
+        return None, why
+    # Name armies canonically by their first card.
+    if isinstance(order, Attack):
+        army = military.find_army(game, player, order.army)
+        assert army is not None
+        return Attack(military.canonical_ref(army), order.target), None
+    if isinstance(order, Swear):
+        army = military.find_army(game, player, order.army)
+        assert army is not None
+        return Swear(military.canonical_ref(army)), None
+    if isinstance(order, (PlaceArmy, General)) and order.to not in ("A04", military.OATH):
+        army = military.find_army(game, player, order.to)
+        assert army is not None
+        return type(order)(order.card, military.canonical_ref(army)), None
+    return order, None
+
+
+def _colour(game: Game, data: CardData, text: str) -> str | None:
+    if text in ("red", "blue"):
+        return text
+    wanted = " ".join(text.replace(",", " ").split()).casefold()
+    flow = data.flows[game.flow]
+    for colour in ("red", "blue"):
+        option = flow.option(colour) if flow.red else None
+        if option is None:
+            continue
+        names = [" ".join(n.replace(",", " ").split()).casefold() for n in (option.name, option.name_en) if n]
+        if any(n.startswith(wanted) for n in names):
+            return colour
+    return None
+
+
+def _last_counts(game: Game, accepted: list[tuple[int, str, Order]]
+                 ) -> tuple[list[tuple[int, str, Order]], list[OrderProblem]]:
+    """One play, decision, action or forecast per phase: the last written
+    counts and the earlier ones are superseded (KEEP: the last one too;
+    DISCARD lines add up)."""
+    kept: list[tuple[int, str, Order]] = []
+    problems: list[OrderProblem] = []
+    groups: dict[str, int] = {}
+    for index, (_, _, order) in enumerate(accepted):
+        group = "discard" if isinstance(order, Discard) else "keep" if isinstance(order, Keep) else "one"
+        if group != "discard":
+            groups[group] = index
+    for index, (number, text, order) in enumerate(accepted):
+        group = "discard" if isinstance(order, Discard) else "keep" if isinstance(order, Keep) else "one"
+        if group == "discard" or groups[group] == index:
+            kept.append((number, text, order))
+        else:
+            later = accepted[groups[group]][0]
+            problems.append(OrderProblem(number, 1, text, f"superseded by line {later} (one per {game.step} step)"))
+    return kept, problems
+
+
+def _column(text: str, message: str) -> int:
+    """The column of the first card of ``text`` that ``message`` names (1 if none)."""
+    for match in re.finditer(r"(pe|z|a)\s?\d{1,2}(?![\w-])", text, flags=re.IGNORECASE):
+        if card_id(match.group(0)) in message:
+            return match.start() + 1
+    return 1
+
+
+def _hint(game: Game) -> str:
+    kinds = {"keep": "KEEP <cards> | KEEP NOTHING | DISCARD <cards>", "play": "PLAY <card> [ON <card>] [AS <party>] | PASS",
+             "vote": "DECIDE RED | DECIDE BLUE", "military": "ARMY | GENERAL | REMOVE | ATTACK | SWEAR | NONE",
+             "loss": "LOSE <card>", "forecast": "FORECAST <letter>", "withdraw": "WITHDRAW | STAND"}
+    return kinds.get(game.step, "")
+
+
+def _default_text(game: Game, data: CardData, power: str) -> str:
+    """What happens without an order from ``power`` in this step."""
+    if game.step == "keep":
+        return f"{game.phase}: {default_keep(game, data, power)}"
+    defaults = {"play": "PASS", "vote": f"DECIDE {game.decisions[0].upper()}" if game.decisions else "",
+                "military": "NONE", "loss": "LOSE (the weakest card)", "forecast": "FORECAST E",
+                "withdraw": "STAND"}
+    return f"{game.phase}: {defaults.get(game.step, '')}"

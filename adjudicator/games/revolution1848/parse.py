@@ -1,0 +1,137 @@
+"""Reading one order line of 1848 with ``grammars/1848.lark``.
+
+``parse_line`` turns a line into an order value (``orders.py``) or raises
+``ParseError`` with the 1-based column of the first character it could
+not read and a hint showing the orders' forms.  Only the syntax is read
+here; whether the order is allowed in the game is the rules' business.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from adjudicator.games.revolution1848.orders import (
+    Attack, Decide, Discard, Forecast, General, Keep, Lose, NoAction, Order, Pass, PlaceArmy, Play, Remove, Stand,
+    Swear, Withdraw,
+)
+from adjudicator.resources import grammar_path
+
+HINT = ("orders: PLAY PE12 | PLAY Z19 ON PE24 | PLAY PE42 AS Democrat | PASS | KEEP PE12 Z03 | KEEP NOTHING | "
+        "DISCARD PE05 | DECIDE RED | FORECAST B | WITHDRAW | STAND | ARMY Z28 TO A04 | GENERAL PE34 TO Z28 | "
+        "REMOVE PE34 | ATTACK Z28 ON Z13 | SWEAR Z28 | NONE | LOSE Z29 (German: SPIELE, AUF, ALS, PASSE, "
+        "BEHALTE, NICHTS, ABWERFEN, ENTSCHEIDUNG ROT/BLAU, PROGNOSE, ZURUECKNEHMEN, BEIBEHALTEN, ARMEE ... AN, "
+        "HEERFUEHRER ... ZU, ENTFERNE, ANGRIFF ... AUF, VEREIDIGE, KEINE, VERLIERE)")
+
+
+class ParseError(ValueError):
+    """A line that is no order: ``column`` (1-based) and what is wrong."""
+
+    def __init__(self, column: int, message: str) -> None:
+        super().__init__(message)
+        self.column = column
+        self.message = message
+
+
+@cache
+def _parser() -> Lark:
+    return Lark(grammar_path("1848").read_text(encoding="utf-8"), parser="lalr", lexer="contextual")
+
+
+def card_id(text: str) -> str:
+    """The canonical id of a card as written (``pe5`` -> ``PE05``, ``z 7`` -> ``Z07``)."""
+    match = re.fullmatch(r"\s*(pe|z|a)\s?(\d{1,2})\s*", text, flags=re.IGNORECASE)
+    if match is None:
+        raise ValueError(f"not a card: {text!r}")
+    return f"{match.group(1).upper()}{int(match.group(2)):02d}"
+
+
+def party_code(text: str) -> str:
+    """``LIB``, ``DEM``, ``REP`` or ``REA`` for a party word in either language."""
+    word = text.lower()
+    for prefix, code in (("lib", "LIB"), ("dem", "DEM"), ("rep", "REP"), ("rea", "REA")):
+        if word.startswith(prefix):
+            return code
+    raise ValueError(f"not a party: {text!r}")
+
+
+def colour_of(words: str) -> str:
+    """``red``/``blue`` for ``rot``/``red``/``blau``/``blue``; else the words as written."""
+    return {"rot": "red", "red": "red", "blau": "blue", "blue": "blue"}.get(words.lower(), words)
+
+
+class _Orders(Transformer[Token, Order]):
+    def play(self, items: list[Token]) -> Play:
+        cards = [card_id(t) for t in items if t.type == "CARD"]
+        party = next((party_code(t) for t in items if t.type == "PARTY"), "")
+        return Play(cards[0], cards[1] if len(cards) > 1 else "", party)
+
+    def pass_(self, items: list[Token]) -> Pass:
+        return Pass()
+
+    def keep(self, items: list[Token]) -> Keep:
+        return Keep(tuple(card_id(t) for t in items if t.type == "CARD"))
+
+    def discard(self, items: list[Token]) -> Discard:
+        return Discard(tuple(card_id(t) for t in items if t.type == "CARD"))
+
+    def decide(self, items: list[Token]) -> Decide:
+        return Decide(colour_of(" ".join(str(t) for t in items[1:])))
+
+    def forecast(self, items: list[Token]) -> Forecast:
+        return Forecast(str(items[1]).upper())
+
+    def withdraw(self, items: list[Token]) -> Withdraw:
+        return Withdraw()
+
+    def stand(self, items: list[Token]) -> Stand:
+        return Stand()
+
+    def army(self, items: list[Token]) -> PlaceArmy:
+        return PlaceArmy(card_id(items[1]), card_id(items[3]))
+
+    def general(self, items: list[Token]) -> General:
+        return General(card_id(items[1]), card_id(items[3]))
+
+    def remove(self, items: list[Token]) -> Remove:
+        return Remove(card_id(items[1]))
+
+    def attack(self, items: list[Token]) -> Attack:
+        return Attack(card_id(items[1]), card_id(items[3]))
+
+    def swear(self, items: list[Token]) -> Swear:
+        return Swear(card_id(items[1]))
+
+    def none(self, items: list[Token]) -> NoAction:
+        return NoAction()
+
+    def lose(self, items: list[Token]) -> Lose:
+        return Lose(card_id(items[1]))
+
+
+def parse_line(text: str) -> Order:
+    """The order written on one line (``ParseError`` when it is none)."""
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedEOF:
+        raise ParseError(len(text) + 1, "the order is incomplete") from None
+    except UnexpectedCharacters as error:
+        raise ParseError(error.column, f"cannot read {_word_at(text, error.column)!r} here") from None
+    except UnexpectedToken as error:
+        if error.token.type == "$END":
+            raise ParseError(len(text) + 1, "the order is incomplete") from None
+        raise ParseError(error.column, f"did not expect {str(error.token)!r} here") from None
+    except UnexpectedInput as error:  # pragma: no cover - every kind is handled above
+        raise ParseError(getattr(error, "column", 1), "cannot read the order") from None
+    if isinstance(tree, Token):  # pragma: no cover - the grammar always yields a tree
+        raise ParseError(1, "cannot read the order")
+    if tree.data == "pass":
+        return Pass()
+    return _Orders().transform(tree)
+
+
+def _word_at(text: str, column: int) -> str:
+    rest = text[column - 1:]
+    return rest.split()[0] if rest.split() else rest

@@ -1,0 +1,109 @@
+"""The public report after a step of 1848 (rendered by
+``templates/revolution1848_report.*.j2``).
+
+The report reveals what was sealed until now — both plays of an action,
+the cards kept — and never a hand or a forecast (forecasts are shown at
+the end only).  Sentences come in both languages (``wording``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.games.revolution1848 import military, wording
+from adjudicator.games.revolution1848.cards import CardData
+from adjudicator.games.revolution1848.evaluation import evaluate
+from adjudicator.games.revolution1848.flow import final_forecast, score
+from adjudicator.games.revolution1848.state import PLAYERS, Game
+
+JSON = dict[str, Any]
+
+STEP_NAMES = {
+    "keep": ("Karten, die liegen bleiben (Phase 2)", "cards that stay (phase 2)"),
+    "play": ("Aktion {tag}", "action {tag}"),
+    "vote": ("Entscheidung des Gewinners", "the winner's decision"),
+    "military": ("Militäraktion", "military action"),
+    "loss": ("Verlust einer Armee", "an army's loss"),
+    "forecast": ("Prognose", "forecast"),
+    "withdraw": ("Zurücknahme der Prognose", "withdrawing the forecast"),
+    "over": ("Spielende", "end of the game"),
+}
+
+
+def step_name(game: Game) -> dict[str, str]:
+    """What a step is called: ``Aktion 2`` / ``action 2``."""
+    de, en = STEP_NAMES[game.step]
+    return {"de": de.format(tag=game.tag), "en": en.format(tag=game.tag)}
+
+
+def build(data: CardData, before: Game, after: Game, revealed: dict[str, list[str]],
+          notes: list[dict[str, Any]]) -> JSON:
+    """The report of the step ``before`` was in, ending in ``after``;
+    ``revealed`` are the orders that may be shown (by player)."""
+    flow = data.flows[before.flow]
+    report: JSON = {
+        "phase": before.phase,
+        "step": before.step,
+        "step_name": step_name(before),
+        "flow": before.flow,
+        "flow_name": {"de": wording.card(data, before.flow), "en": f"{flow.id} {flow.name_en or flow.name}".strip()},
+        "round": before.round,
+        "next_phase": after.phase if after.step != "over" else None,
+        "orders": [{"player": p, "lines": revealed.get(p, [])} for p in before.actors],
+        "events": [wording.note(data, n) for n in notes],
+        "evaluation": [],
+        "tables": [],
+        "armies": [],
+        "lying": list(after.lying),
+        "won": [{"player": p, "cards": list(after.side(p).won),
+                 "points": sum(data.flows[c].points for c in after.side(p).won)} for p in PLAYERS],
+        "hands": [{"player": p, "cards": len(after.side(p).hand)} for p in PLAYERS],
+        "next": next_step(after),
+        "final": None,
+    }
+    if before.step in ("keep", "play") and flow.played_for:
+        tables = {p: after.side(p).table for p in PLAYERS}
+        result = evaluate(data, flow, tables, before.radical)
+        report["evaluation"] = wording.evaluation(data, before.flow, result)
+        report["leader"] = result.leader
+        report["tables"] = [{"player": p, "cards": [_entry(data, c.card, c.party) for c in tables[p]]}
+                            for p in PLAYERS]
+    for army in after.armies:
+        report["armies"].append({
+            "player": army.owner, "at": army.at, "cards": list(army.cards),
+            "strength": military.strength(data, army), "morale": military.morale(army),
+        })
+    if after.step == "over":
+        report["final"] = final(data, after)
+    return report
+
+
+def _entry(data: CardData, card: str, party: str) -> JSON:
+    return {"card": card, "name": data.name_of(card) if data.name_of(card) != card else "",
+            "party": wording.party(party) if party else None,
+            "value": data.value_of(card) if data.is_person(card) else None}
+
+
+def next_step(game: Game) -> dict[str, str]:
+    """Who acts next and how, in both languages."""
+    if game.step == "over":
+        return wording.both("Das Spiel ist beendet.", "The game is over.")
+    who_de = " und ".join(f"Spieler {p}" for p in game.actors)
+    who_en = " and ".join(f"Player {p}" for p in game.actors)
+    name = step_name(game)
+    return wording.both(f"Als nächstes ({game.phase}): {name['de']} – {who_de}.",
+                        f"Next ({game.phase}): {name['en']} – {who_en}.")
+
+
+def final(data: CardData, game: Game) -> JSON:
+    """The final scoring with the forecasts revealed."""
+    points = score(game, data, game.ended)
+    rows = []
+    for player in PLAYERS:
+        letter = final_forecast(game, data, player)
+        rows.append({"player": player, **points[player], "forecast": letter,
+                     "forecast_text": data.rules.forecasts[letter].text,
+                     "forecast_points": points[player]["forecast"]})
+    end = wording.both("Die Revolution ist gescheitert (A25).", "The revolution has failed (A25).") \
+        if game.ended == "A25" else wording.both("Die Revolution hat gesiegt (A26).", "The revolution has won (A26).")
+    return {"end": game.ended, "end_text": end, "rows": rows}

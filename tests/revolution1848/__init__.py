@@ -1,0 +1,1 @@
+"""Test data and helpers of the 1848 card game."""

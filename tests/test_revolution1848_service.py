@@ -1,0 +1,209 @@
+"""1848 through the judge's mail path, in process: a real SQLite store, a
+real ``Judge`` with a clock the test sets, a list as its mailbox.
+
+The sealing is checked where it matters, in the mails: the acknowledgement
+of a play names only the sender's own play, a changed play replaces the
+earlier one, the other player's acknowledgement is the same word for word
+whether or not his opponent has played, and the report after the reveal
+shows both plays.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import email
+import email.policy
+import re
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+import pytest
+
+from adjudicator.config import Config
+from adjudicator.games import game_module
+from adjudicator.games.base import GameSetupError
+from adjudicator.games.revolution1848 import Revolution1848
+from adjudicator.service.intake import Incoming, read_pipe
+from adjudicator.service.runner import Judge
+from adjudicator.service.store import Store
+from adjudicator.service.turns import create_game
+from tests.revolution1848.helpers import COMPLETE
+
+JUDGE = "judge@pbem.test"
+GM = "gm@pbem.test"
+START = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
+ADDRESS = {"A": "anna@players.test", "B": "bert@players.test"}
+PASSWORD = {"A": "pw-anna", "B": "pw-bert"}
+
+
+class ListTransport:
+    """A mailbox as a list."""
+
+    def __init__(self) -> None:
+        self.box: list[Incoming] = []
+
+    def waiting(self) -> Iterator[Incoming]:
+        yield from list(self.box)
+
+    def taken(self, incoming: Incoming) -> None:
+        self.box.remove(incoming)
+
+
+@dataclasses.dataclass(frozen=True)
+class Mail:
+    to: str
+    kind: str
+    text: str
+
+
+class Table:
+    """A judge over a fresh database with a list mailbox."""
+
+    def __init__(self, folder: Path) -> None:
+        self.config = dataclasses.replace(Config(), database=folder / "judge.sqlite3", address=JUDGE, language="en")
+        self.store = Store(self.config.database)
+        self.mailbox = ListTransport()
+        self.judge = Judge(self.config, self.store, self.mailbox, clock=lambda: START)
+
+    def create(self, name: str) -> None:
+        create_game(self.store, self.config, name, "1848", {"cards.file": str(COMPLETE), "language": "en"},
+                    START, gm=GM, seed=5)
+
+    def send(self, sender: str, *lines: str) -> list[Mail]:
+        message = EmailMessage()
+        message["From"] = sender
+        message["To"] = JUDGE
+        message["Subject"] = "plays"
+        message["Message-ID"] = make_msgid(domain="players.test")
+        message.set_content("\n".join(lines) + "\n")
+        self.mailbox.box.append(read_pipe(bytes(message)))
+        self.judge.poll()
+        mails = []
+        for queued in self.store.unsent_mail():
+            parsed = email.message_from_bytes(queued.message, policy=email.policy.default)
+            body = parsed.get_body(preferencelist=("plain",))
+            assert body is not None
+            text = str(body.get_content()).replace("\r\n", "\n")
+            kind = next(line.removeprefix(":: Kind: ") for line in text.splitlines() if line.startswith(":: Kind: "))
+            mails.append(Mail(queued.recipients[0], kind, text))
+            self.store.mark_sent(queued.id, START.isoformat())
+        return mails
+
+    def play(self, game: str, player: str, *lines: str) -> list[Mail]:
+        return self.send(ADDRESS[player], f"SIGNON {player} {game} {PASSWORD[player]}", *lines)
+
+    def phase(self, game: str) -> str:
+        record = self.store.game(game)
+        assert record is not None
+        return record.phase
+
+    def hand(self, game: str, player: str) -> list[str]:
+        record = self.store.game(game)
+        assert record is not None
+        return [c["card"] for c in Revolution1848().private_view(record.state, player)["hand"]]
+
+    def person(self, game: str, player: str, index: int = 0) -> str:
+        """A play of one of ``player``'s person cards (with a party when it has two)."""
+        record = self.store.game(game)
+        assert record is not None
+        plays = [o for o in Revolution1848().legal_orders(record.state, player) if o.startswith("PLAY PE")]
+        return plays[index]
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    made = Table(tmp_path)
+    yield made
+    made.store.close()
+
+
+def seated(table: Table, name: str) -> None:
+    table.create(name)
+    for player in ("A", "B"):
+        table.send(ADDRESS[player], f"SIGNON {player} {name} {PASSWORD[player]}")
+    assert table.phase(name) == "R01A01-1"
+
+
+def only(mails: list[Mail], kind: str, to: str) -> Mail:
+    found = [m for m in mails if m.kind == kind and m.to == to]
+    assert len(found) == 1, [(m.kind, m.to) for m in mails]
+    return found[0]
+
+
+def body_of(ack: Mail, game: str) -> str:
+    """An acknowledgement's text without what differs between two games."""
+    return ack.text.replace(game, "GAME")
+
+
+def test_the_variant_is_registered_and_needs_every_value() -> None:
+    module = game_module("1848")
+    assert module.variant == "1848" and module.submission_means_ready
+    with pytest.raises(GameSetupError) as raised:
+        module.start({}, 1)
+    assert "card.PE02.value" in str(raised.value) and "rules.prognosis.A.text" in str(raised.value)
+
+
+def test_the_judge_refuses_to_create_a_game_with_unknown_values(table: Table) -> None:
+    with pytest.raises(GameSetupError, match=r"card\.PE02\.value.*card\.A07\.red\.next"):
+        create_game(table.store, table.config, "revq", "1848", {"language": "de"}, START, gm=GM)
+    assert table.store.game("revq") is None
+
+
+def test_a_sealed_play_is_seen_by_its_player_only_until_both_have_played(table: Table) -> None:
+    seated(table, "revx")
+    seated(table, "revy")  # the same seed: the same hands
+    first, second = table.person("revx", "A", 0), table.person("revx", "A", 1)
+    answer = table.person("revx", "B", 0)
+    a_cards, b_cards = table.hand("revx", "A"), table.hand("revx", "B")
+
+    mails = table.play("revx", "A", first.replace("PLAY", "SPIELE"))
+    ack = only(mails, "acknowledgement", ADDRESS["A"])
+    assert len(mails) == 1 and f"line 2: {first}" in ack.text
+    assert not any(card in ack.text for card in b_cards)  # nothing of B's hand or play
+
+    mails = table.play("revx", "A", second)  # changed before the reveal: replaces the first play
+    assert len(mails) == 1 and f"line 2: {second}" in mails[0].text
+    assert table.phase("revx") == "R01A01-1"
+
+    # B plays in a game where A has played and in one where A has not: the same answer, word for word.
+    played = table.play("revx", "B", answer)
+    unplayed = table.play("revy", "B", answer)
+    ack_b = only(played, "acknowledgement", ADDRESS["B"])
+    assert body_of(ack_b, "revx") == body_of(only(unplayed, "acknowledgement", ADDRESS["B"]), "revy")
+    assert not any(card in ack_b.text for card in a_cards)
+    assert table.phase("revy") == "R01A01-1"
+
+    # The reveal: one report to both players and the GM with both plays (A's second one).
+    reports = [m for m in played if m.kind == "report"]
+    assert sorted(m.to for m in reports) == sorted([ADDRESS["A"], ADDRESS["B"], GM])
+    text = reports[0].text
+    assert f"Player A: {second}" in text and f"Player B: {answer}" in text
+    assert first.split()[1] not in text.split("Played (revealed):")[1].split("\n\n")[0]
+    assert table.phase("revx") == "R01A01-2"
+    assert "Evaluation:" in text and re.search(r"Player [AB] is ahead\.|Nobody is ahead\.", text)
+
+
+def test_plays_that_are_not_allowed_are_answered_with_the_reason(table: Table) -> None:
+    seated(table, "revz")
+    b_card = table.hand("revz", "B")[0]
+    mails = table.play("revz", "A", f"PLAY {b_card}", "DECIDE RED", "PLAY Z99 ON PE01", "SPIELE")
+    text = only(mails, "acknowledgement", ADDRESS["A"]).text
+    assert f"{b_card} is not in your hand" in text
+    assert "not allowed now: R01A01-1 is a play step" in text
+    assert "the order is incomplete" in text
+    assert table.phase("revz") == "R01A01-1"
+
+
+def test_the_german_report_speaks_german(table: Table) -> None:
+    create_game(table.store, table.config, "revde", "1848", {"cards.file": str(COMPLETE), "language": "de"},
+                START, gm=GM, seed=5)
+    for player in ("A", "B"):
+        table.send(ADDRESS[player], f"ANMELDEN Spieler {player} revde {PASSWORD[player]}")
+    table.play("revde", "A", "PASSE")
+    mails = table.play("revde", "B", "PASSE")
+    report = next(m for m in mails if m.kind == "report")
+    assert "Gespielt (aufgedeckt):" in report.text and "Spieler A: PASS" in report.text
+    assert "Spieler A passt." in report.text
