@@ -207,3 +207,28 @@ def test_the_german_report_speaks_german(table: Table) -> None:
     report = next(m for m in mails if m.kind == "report")
     assert "Gespielt (aufgedeckt):" in report.text and "Spieler A: PASS" in report.text
     assert "Spieler A passt." in report.text
+
+
+def test_each_player_sees_his_own_hand_and_only_his_own(table: Table) -> None:
+    table.create("revh")
+    starts = []
+    for player in ("A", "B"):
+        starts += table.send(ADDRESS[player], f"SIGNON {player} revh {PASSWORD[player]}")
+    a_cards, b_cards = table.hand("revh", "A"), table.hand("revh", "B")
+    assert set(a_cards).isdisjoint(b_cards)
+    start_a = only(starts, "start", ADDRESS["A"]).text
+    assert "Your hand: " in start_a and all(card in start_a for card in a_cards)
+    assert not any(card in start_a for card in b_cards)
+
+    mails = table.play("revh", "A", table.person("revh", "A", 0))
+    ack = only(mails, "acknowledgement", ADDRESS["A"])
+    assert "Your play is sealed. It is revealed once everyone has played; until then you may change it." in ack.text
+    assert ack.text.index("> Only for you (revh)") > ack.text.index("Your play is sealed")
+    assert not any(card in ack.text for card in b_cards)
+
+    played = table.play("revh", "B", table.person("revh", "B", 0))
+    to_b = only(played, "report", ADDRESS["B"]).text
+    hand_b = to_b.split("Only for you (revh):")[1]
+    assert all(card in hand_b for card in table.hand("revh", "B")) and "Your hand: " in hand_b
+    assert not any(card in hand_b for card in table.hand("revh", "A"))
+    assert "Only for you" not in only(played, "report", GM).text

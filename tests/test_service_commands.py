@@ -424,12 +424,11 @@ def test_orders_for_another_powers_unit_change_nothing_of_that_power(started: Ta
     assert ack.section("Orders (lines 2-3)") == [
         'line 2, column 1: ERROR in "A Mun - Bur": the unit in MUN belongs to Germany',
         'line 3, column 1: ERROR in "F Kie H": the unit in KIE belongs to Germany',
-        "Still without orders (the rules' default applies: hold, disband or waive): A VIE, A BUD, F TRI",
-        "Stored for S1901M: 0 order(s); they replace any earlier orders of this phase.",
+        "No line could be read: nothing is stored for S1901M.",
     ]
     after = started.store.submissions("spiel1", "S1901M")
     assert after["Germany"] == before and after["Germany"].orders == ("A MUN - RUH", "F KIE - DEN")
-    assert after["Austria"].orders == ()
+    assert "Austria" not in after
     assert "A MUN - RUH" not in ack.text and "KIE - DEN" not in ack.text
 
 
@@ -865,3 +864,10 @@ def test_resigning_before_the_start_opens_the_seat_again(table: Table) -> None:
     assert (seat.status, seat.address, seat.password_hash) == ("open", None, None)
     again = table.ack(address("Germany"), "SIGNON Austria spiel1 neu")
     assert again.section("SIGNON Austria spiel1 ****")[0] == "You now play Austria in spiel1. Keep your password: every mail needs it."
+
+
+def test_a_mail_without_a_readable_order_keeps_the_earlier_set(started: Table) -> None:
+    started.orders("Austria", "A Vie - Gal", "F Tri - Alb")
+    ack = started.ack(address("Austria"), signon("Austria"), "A Wien nach Nirgendwo")
+    assert ack.section("Orders (lines 2-2)")[-1] == "No line could be read: your earlier orders for S1901M stay as they were."
+    assert started.store.submissions("spiel1", "S1901M")["Austria"].orders == ("A VIE - GAL", "F TRI - ALB")

@@ -139,3 +139,11 @@ class GameModule(Protocol):
     def standings(self, state: JSON) -> dict[str, int]:
         """A public score per power (supply centres, points) for listings."""
         ...  # pragma: no cover
+
+    def private_lines(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
+        """What only ``power`` may see now (a card game: the hand, a sealed
+        forecast, the plays open to it), as text lines in ``language``
+        (``de``/``en``); empty when the game keeps nothing private.  The
+        service shows them to that power alone: in its acknowledgements,
+        its start mail and its copy of each report."""
+        ...  # pragma: no cover

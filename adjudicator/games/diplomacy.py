@@ -168,6 +168,10 @@ class DiplomacyGame:
             tuple(result.eliminated),
         )
 
+    def private_lines(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
+        """Nothing: in Diplomacy the whole board is public."""
+        return ()
+
     def standings(self, state: JSON) -> dict[str, int]:
         """Supply centres per power."""
         centres = state.get("centers") or {}

@@ -134,6 +134,7 @@ def handle_mail(store: Store, config: Config, mail: InboundMail, now: datetime) 
     with store.transaction() as db:
         session = _Session(store, db, config, sender, now)
         session.run(message)
+        session.private_sections()
         sections = [Section(shown(s.echo), [shown(line) for line in s.lines]) for s in session.sections]
         text = render(
             "ack.txt.j2", session.texts, session.power_name, judge=config.address,
@@ -352,16 +353,34 @@ class _Session:
                                                     text=shown(problem.text, 80),
                                                     message=shown(problem.message, 150)) + hint))
         section.lines.extend(text for _, text in sorted(echoed, key=lambda entry: entry[0]))
-        if check.missing:
+        entry = self._submission(game, power)
+        if not check.accepted and check.problems:
+            # nothing readable: an earlier order set (or sealed play) stays as it was
+            section.lines.append(self.texts("orders_kept", phase=game.phase) if entry.has_orders
+                                 else self.texts("orders_none", phase=game.phase))
+            return
+        if signed.module.submission_means_ready:
+            section.lines.append(self.texts("sealed_waiting"))
+        elif check.missing:
             section.lines.append(self.texts("still_missing", units=", ".join(check.missing)))
         else:
             section.lines.append(self.texts("all_ordered"))
-        entry = self._submission(game, power)
         self.store.save_submission(self.db, replace(
             entry, orders=tuple(a.canonical for a in check.accepted), has_orders=True, updated_at=self.now.isoformat()
         ))
         section.lines.append(self.texts("orders_replace", count=len(check.accepted), phase=game.phase))
         self.touched.add(game.name)
+
+    def private_sections(self) -> None:
+        """For each game signed on to as a player: what only that power may
+        see now (a card game's hand), as the answer's last section."""
+        for signed in self.signed.values():
+            game = self.store.game(signed.game.name) or signed.game
+            if game.status not in (ACTIVE, "paused"):
+                continue
+            lines = signed.module.private_lines(game.state, signed.player.power, game.language)
+            if lines:
+                self.sections.append(Section(self.texts("private_echo", game=game.name), list(lines)))
 
     def _submission(self, game: GameRecord, power: str) -> Submission:
         existing = self.store.submissions(game.name, game.phase).get(power)

@@ -12,6 +12,7 @@ turns a stored order late.
 from __future__ import annotations
 
 import random
+from html import escape
 import sqlite3
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
@@ -152,6 +153,7 @@ def start_game(store: Store, db: sqlite3.Connection, config: Config, game: GameR
                 "game_start.txt.j2", texts, lambda p: module.power_name(p, started.language),
                 judge=config.address, game=started, you=player.power, players=store.players(game.name),
                 must_act=module.must_act(started.state),
+                private=module.private_lines(started.state, player.power, started.language),
             )
             queue(store, db, config, player.address, texts("start_subject", game=game.name), text, now)
     return started
@@ -280,8 +282,12 @@ def resolve_phase(
     store.mark_audit_reported(db, game.name)
     store.log(db, game.name, now.isoformat(), "resolved", f"{phase} ({trigger})")
     subject = texts_for(game)("report_subject", game=game.name, phase=phase)
+    powers_of = {p.address: p.power for p in store.players(game.name) if p.status == "playing" and p.address}
     for address in recipients(store, following):
-        queue(store, db, config, address, subject, text, now, html=html, attachments=images)
+        private = module.private_lines(following.state, powers_of[address], following.language) \
+            if address in powers_of and not finished else ()
+        own_text, own_html = with_private_lines(texts_for(following), following.name, text, html, private)
+        queue(store, db, config, address, subject, own_text, now, html=own_html, attachments=images)
     if disorder and following.gm:
         texts = texts_for(game)
         queue_notice(store, db, config, following, following.gm, texts("disorder_subject", game=game.name),
@@ -304,6 +310,18 @@ def _count_missed_turns(
             disorder.append(player.power)
         store.update_player(db, replace(player, missed=missed, status=status))
     return disorder
+
+
+def with_private_lines(texts: Texts, game: str, text: str, html: str, private: Sequence[str]) -> tuple[str, str]:
+    """A report's text and HTML with one player's private lines (a card
+    game's hand) added at the end; unchanged when there are none."""
+    if not private:
+        return text, html
+    title = texts("private_echo", game=game)
+    block = "\n".join([title + ":", *(f"  {line}" for line in private)])
+    items = "".join(f"<li>{escape(line)}</li>" for line in private)
+    own_html = html.replace("</body>", f"<h2>{escape(title)}</h2><ul>{items}</ul></body>", 1)
+    return f"{text.rstrip()}\n\n{block}\n", own_html
 
 
 def recipients(store: Store, game: GameRecord) -> list[str]:

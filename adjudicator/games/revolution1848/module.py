@@ -170,10 +170,23 @@ class Revolution1848:
             return [str(default_keep(game, data, power)), "KEEP NOTHING"]
         return []
 
+    def private_lines(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
+        """``private_view`` as text lines in ``language`` (de/en): the hand,
+        the sealed forecast and the plays open now."""
+        view = self.private_view(state, power)
+        german = language == "de"
+        hand = ", ".join(f"{c['card']} ({c['name']})" if c["name"] else c["card"] for c in view["hand"])
+        lines = [("Deine Hand: " if german else "Your hand: ") + (hand or "-")]
+        if view["forecast"]:
+            lines.append(("Deine Prognose: " if german else "Your forecast: ") + str(view["forecast"]))
+        if view["orders"]:
+            lines.append(("Jetzt möglich: " if german else "Open to you now: ") + ", ".join(view["orders"]))
+        return tuple(lines)
+
     def private_view(self, state: JSON, power: str) -> JSON:
         """What only ``power`` may see: his hand, his sealed forecast and
-        the orders open to him now.  The service has no channel for it yet
-        (docs/games/1848.md, "What the service still needs")."""
+        the orders open to him now (the service shows it as
+        ``private_lines``)."""
         game, data = _game(state), _data(state)
         side = game.side(power)
         return {
