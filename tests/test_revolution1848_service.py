@@ -232,3 +232,28 @@ def test_each_player_sees_his_own_hand_and_only_his_own(table: Table) -> None:
     assert all(card in hand_b for card in table.hand("revh", "B")) and "Your hand: " in hand_b
     assert not any(card in hand_b for card in table.hand("revh", "A"))
     assert "Only for you" not in only(played, "report", GM).text
+
+
+def test_a_complete_game_is_played_by_mail_between_two_players(table: Table) -> None:
+    """Both players mail a legal play (the first one the rules offer) for
+    every step until the game ends; every step is answered, revealed and
+    reported by the judge, and the end is mailed with the final score."""
+    seated(table, "revfull")
+    module = Revolution1848()
+    reports = 0
+    for _ in range(2000):
+        record = table.store.game("revfull")
+        assert record is not None
+        if record.status == "finished":
+            break
+        acting = module.must_act(record.state)
+        assert acting, record.phase
+        for player in acting:
+            choice = module.legal_orders(record.state, player)[0]
+            mails = table.play("revfull", player, choice)
+            ack = only(mails, "acknowledgement", ADDRESS[player])
+            assert "ERROR" not in ack.text, ack.text
+            reports += sum(1 for m in mails if m.kind == "report" and m.to == GM)
+    record = table.store.game("revfull")
+    assert record is not None and record.status == "finished" and record.outcome
+    assert reports == len(table.store.phases("revfull")) > 20
