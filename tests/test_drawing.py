@@ -36,6 +36,7 @@ from adjudicator.games.base import JSON
 from adjudicator.games.diplomacy import DiplomacyGame
 from adjudicator.mail.compose import compose
 from adjudicator.service.render import Texts, catalogue
+from tests.test_reports import SCRIPT_1618_1620
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
@@ -191,13 +192,7 @@ def thirty_years() -> list[tuple[JSON, JSON]]:
     each phase's state and report."""
     phases = []
     state = THIRTY.start({}, 1)
-    for orders in (
-        {"Sachsen": ["F Tor - Wit - Anh", "A Lei - EbMa", "A Mei - Lei"], "Österreich": ["F Lin T A", "A Pra - Pil"],
-         "Bayern": ["A FAns - RsNu"]},
-        {"Sachsen": ["A Lei - Erf"], "Bayern": ["A RsNu H"]},
-        {"Bayern": ["Build A FAns"], "Sachsen": ["Build A Mei", "Baue F Tor"], "Pfalz": ["waive"]},
-        {"Braunschweig-Lüneburg": ["Konfession katholisch"]},
-    ):
+    for orders in SCRIPT_1618_1620:
         result = THIRTY.resolve(state, orders)
         phases.append((state, result.report))
         state = result.state

@@ -24,16 +24,22 @@ def game(variant: str, state: JSON, language: str) -> GameRecord:
                       "2026-12-06T19:00:00+00:00", {}, "", "2026-11-30T10:00:00+00:00")
 
 
+# 30JK 1618M-1620M: a double move, a transform, builds, then a change of
+# confession with a defection (tests/test_drawing.py draws the same phases).
+SCRIPT_1618_1620: tuple[dict[str, list[str]], ...] = (
+    {"Sachsen": ["F Tor - Wit - Anh", "A Lei - EbMa", "A Mei - Lei"], "Österreich": ["F Lin T A", "A Pra - Pil"],
+     "Bayern": ["A FAns - RsNu"]},
+    {"Sachsen": ["A Lei - Erf"], "Bayern": ["A RsNu H"]},
+    {"Bayern": ["Build A FAns"], "Sachsen": ["Build A Mei", "Baue F Tor"], "Pfalz": ["waive"]},
+    {"Braunschweig-Lüneburg": ["Konfession katholisch"]},
+)
+
+
 def thirty_years_to_1620() -> tuple[JSON, Resolution]:
     state = THIRTY.start({}, 1)
-    for orders in (
-        {"Sachsen": ["F Tor - Wit - Anh", "A Lei - EbMa", "A Mei - Lei"], "Österreich": ["F Lin T A", "A Pra - Pil"],
-         "Bayern": ["A FAns - RsNu"]},
-        {"Sachsen": ["A Lei - Erf"], "Bayern": ["A RsNu H"]},
-        {"Bayern": ["Build A FAns"], "Sachsen": ["Build A Mei", "Baue F Tor"], "Pfalz": ["waive"]},
-    ):
+    for orders in SCRIPT_1618_1620[:-1]:
         state = THIRTY.resolve(state, orders).state
-    return state, THIRTY.resolve(state, {"Braunschweig-Lüneburg": ["Konfession katholisch"]})
+    return state, THIRTY.resolve(state, SCRIPT_1618_1620[-1])
 
 
 def render(module: GameModule, before: JSON, result: Resolution, language: str, late: list[str] | None = None) -> tuple[str, str]:

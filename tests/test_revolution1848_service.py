@@ -31,25 +31,13 @@ from adjudicator.service.runner import Judge
 from adjudicator.service.store import Store
 from adjudicator.service.turns import create_game
 from tests.revolution1848.helpers import COMPLETE
+from tests.test_service_commands import ListTransport
 
 JUDGE = "judge@pbem.test"
 GM = "gm@pbem.test"
 START = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
 ADDRESS = {"A": "anna@players.test", "B": "bert@players.test"}
 PASSWORD = {"A": "pw-anna", "B": "pw-bert"}
-
-
-class ListTransport:
-    """A mailbox as a list."""
-
-    def __init__(self) -> None:
-        self.box: list[Incoming] = []
-
-    def waiting(self) -> Iterator[Incoming]:
-        yield from list(self.box)
-
-    def taken(self, incoming: Incoming) -> None:
-        self.box.remove(incoming)
 
 
 @dataclasses.dataclass(frozen=True)
