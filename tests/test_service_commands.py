@@ -800,6 +800,9 @@ def test_history_lists_phases_and_shows_one_report(started: Table) -> None:
     shown = ack.section("HISTORY SPIEL1 s1901m")
     assert [line.rstrip() for line in shown] == [line.rstrip() for line in stored.report_text.splitlines()]
     assert "A VIE - GAL" in "\n".join(shown)
+    attached = [p.get_filename() for p in email.message_from_bytes(ack.raw, policy=email.policy.default).walk()
+                if p.get_content_type() == "image/png"]
+    assert attached == ["spiel1-S1901M.png"]  # the map the report text mentions comes along
     assert ack.section("HISTORY spiel1 F1905M") == ["spiel1 has no processed phase F1905M."]
     assert ack.section("HISTORY nogame S1901M") == ['No game called "nogame".']
 

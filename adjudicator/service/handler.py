@@ -23,10 +23,11 @@ from email.utils import getaddresses
 from typing import Any
 
 from adjudicator.config import Config, is_address
+from adjudicator.drawing.mail import report_images
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule
 from adjudicator.mail.body import player_text
-from adjudicator.mail.compose import check_address
+from adjudicator.mail.compose import Attachment, check_address
 from adjudicator.mail.loops import why_not_answered
 from adjudicator.service import commands as cmd
 from adjudicator.service import gm
@@ -144,7 +145,7 @@ def handle_mail(store: Store, config: Config, mail: InboundMail, now: datetime) 
         references = _header(message, "References").split() if _header(message, "References") else []
         queue(
             store, db, config, sender, reply_subject(_header(message, "Subject")), text, now,
-            in_reply_to=message_id or None, references=references,
+            in_reply_to=message_id or None, references=references, attachments=session.attachments,
         )
         store.finish_inbound(db, mail.id, "done", f"answered {sender}")
     return HandledMail("done", f"answered {sender}", tuple(sorted(session.touched)))
@@ -169,6 +170,7 @@ class _Session:
         self.signed: dict[str, _SignedOn] = {}
         self.touched: set[str] = set()
         self.pending: tuple[Section, set[int]] | None = None
+        self.attachments: list[Attachment] = []
         self.staff: gm.GmContext | None = None
         self.block_for: Callable[[tuple[tuple[int, str], ...] | None], None] | None = None
 
@@ -529,6 +531,9 @@ class _Session:
             section.lines.append(self.texts("no_such_phase", game=game.name, phase=value.phase))
             return
         section.lines.extend(wanted.report_text.splitlines())
+        history_texts = Texts(game.language, game.time_zone)
+        self.attachments.extend(report_images(game_module(game.variant), game.name, wanted.state, wanted.report,
+                                              language=game.language, texts=history_texts))
 
     # --- game masters, press, absences -----------------------------------------------
 
