@@ -33,11 +33,10 @@ from adjudicator.drawing.svg import to_svg
 from adjudicator.drawing.view import start_view
 from adjudicator.games.diplomacy import DiplomacyGame
 from adjudicator.maptext import describe_map, describe_province
-from adjudicator.service.admin import add_commands
+from adjudicator.service.admin import EX_TEMPFAIL, add_commands, open_store
 from adjudicator.service.archive import ArchiveError, export_game
 from adjudicator.service.render import Texts
 from adjudicator.service.intake import read_pipe
-from adjudicator.service.store import Store, StoreError
 
 
 def _read(path: str | None, stdin: TextIO) -> str:
@@ -115,9 +114,6 @@ def command_map_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, st
         return 2
     print(describe_province(game_map, game_map.provinces[key]), file=stdout)
     return 0
-
-
-EX_TEMPFAIL = 75  # sysexits.h: the mail system should try again later
 
 
 def _json_file(path: str, what: str) -> object:
@@ -217,10 +213,8 @@ def _start_phase(game_map: GameMap) -> str:
 def command_export(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Write a game's static HTML archive into a folder; 0 on success, 1
     for an unknown game, 75 when the database cannot be used."""
-    try:
-        store = Store(args.config.database)
-    except StoreError as error:
-        print(f"adjudicator export: {error}", file=stderr)
+    store = open_store(args, stderr)
+    if store is None:
         return EX_TEMPFAIL
     try:
         written = export_game(store, args.game, Path(args.output))
@@ -236,7 +230,6 @@ def command_export(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stde
     return 0
 
 
-
 def command_receive(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Store one mail from standard input (procmail, .forward); 0 when it is
     stored (or was already), 75 when the database cannot be used, so that
@@ -245,10 +238,8 @@ def command_receive(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, std
     if not raw.strip():
         print("adjudicator receive: no mail on standard input", file=stderr)
         return 2
-    try:
-        store = Store(args.config.database)
-    except StoreError as error:
-        print(f"adjudicator receive: {error}", file=stderr)
+    store = open_store(args, stderr)
+    if store is None:
         return EX_TEMPFAIL
     try:
         incoming = read_pipe(raw)

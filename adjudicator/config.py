@@ -33,15 +33,15 @@ _UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 _ADDRESS = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+$")
 
 
-def parse_duration(text: str) -> int:
-    """Seconds in a duration such as ``72h``, ``1d12h``, ``30m`` or ``5s``;
-    ``ValueError`` when the text is not one."""
+def parse_duration(text: str, allow_zero: bool = False) -> int:
+    """Seconds in a duration such as ``72h``, ``1d12h``, ``30m`` or ``5s``
+    (``0s`` too when ``allow_zero``); ``ValueError`` when the text is not one."""
     cleaned = text.strip().replace(" ", "")
     parts = _DURATION.findall(cleaned)
     if not parts or "".join(n + u for n, u in parts).lower() != cleaned.lower():
         raise ValueError(f"{text!r} is not a duration such as 72h, 1d12h, 30m or 10s")
     seconds = sum(int(number) * _UNIT_SECONDS[unit.lower()] for number, unit in parts)
-    if seconds <= 0:
+    if seconds <= 0 and not allow_zero:
         raise ValueError(f"{text!r} is not a positive duration")
     return seconds
 

@@ -26,10 +26,12 @@ from adjudicator.service.runner import Judge, make_transport, utc_now
 from adjudicator.service.store import Store, StoreError
 from adjudicator.service.turns import GameError, create_game
 
-EX_TEMPFAIL = 75
+EX_TEMPFAIL = 75  # sysexits.h: try again later (procmail keeps the mail)
 
 
-def _open(args: argparse.Namespace, stderr: TextIO) -> Store | None:
+def open_store(args: argparse.Namespace, stderr: TextIO) -> Store | None:
+    """The configured database, or None after saying on ``stderr`` why it
+    cannot be used (the command then exits with ``EX_TEMPFAIL``)."""
     try:
         return Store(args.config.database)
     except StoreError as error:
@@ -62,7 +64,7 @@ def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO,
         except ValueError as error:
             print(f"adjudicator game create: --option {key}: {error}", file=stderr)
             return 2
-    store = _open(args, stderr)
+    store = open_store(args, stderr)
     if store is None:
         return EX_TEMPFAIL
     gm_password = secrets.token_urlsafe(9) if args.gm else None
@@ -86,7 +88,7 @@ def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO,
 
 def command_game_list(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """One line per game: name, variant, status, phase, deadline, seats taken."""
-    store = _open(args, stderr)
+    store = open_store(args, stderr)
     if store is None:
         return EX_TEMPFAIL
     try:
@@ -106,7 +108,7 @@ def command_game_list(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, s
 def command_game_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """A game's phase, deadline and seats, and which powers have orders in
     (never the orders themselves); 1 when there is no such game."""
-    store = _open(args, stderr)
+    store = open_store(args, stderr)
     if store is None:
         return EX_TEMPFAIL
     try:
@@ -150,7 +152,7 @@ def _subject(message: bytes) -> str:
 def command_outbox(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Every outgoing mail not yet accepted by the SMTP server: pending
     (never tried) and failed (with the last error and the next try)."""
-    store = _open(args, stderr)
+    store = open_store(args, stderr)
     if store is None:
         return EX_TEMPFAIL
     try:
@@ -176,7 +178,7 @@ def command_outbox(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stde
 def command_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Run the judge until SIGTERM/SIGINT (``--once``: one round, then exit)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=stderr)
-    store = _open(args, stderr)
+    store = open_store(args, stderr)
     if store is None:
         return EX_TEMPFAIL
     config = args.config

@@ -40,6 +40,7 @@ from adjudicator.service.turns import (
     ACTIVE,
     FINISHED,
     FORMING,
+    WEEKDAY_NAMES,
     GameError,
     create_game,
     deadline_after,
@@ -47,6 +48,7 @@ from adjudicator.service.turns import (
     recipients,
     resolve_phase,
     start_game,
+    weekday,
 )
 
 PAUSED = "paused"
@@ -398,22 +400,17 @@ def _schedule(context: GmContext, tree: Tree[Any]) -> str:
         for weekly in tree.children:
             if isinstance(weekly, Tree):
                 day, clock = _words(weekly)
-                key = day.lower().rstrip(".")
-                key = key[:3] if key[:3] in _DAYS else key[:2]
-                if key not in _DAYS:
+                day_index = weekday(day)
+                if day_index is None:
                     raise GmRefused(context.texts("gm_bad_day", day=day))
                 hour, minute = (int(x) for x in clock.split(":"))
                 if hour > 23 or minute > 59:
                     raise GmRefused(context.texts("gm_bad_time", time=clock))
-                times.append(f"{_DAYS[key]} {hour:02d}:{minute:02d}")
+                times.append(f"{WEEKDAY_NAMES[day_index]} {hour:02d}:{minute:02d}")
         _save(context, replace(game, settings={**game.settings, "weekly": times}))
         what = "weekly " + ", ".join(times)
     context.lines.append(context.texts("gm_done", what=what))
     return what
-
-
-_DAYS = {"mon": "Mon", "mo": "Mon", "tue": "Tue", "di": "Tue", "wed": "Wed", "mi": "Wed", "thu": "Thu",
-         "do": "Thu", "fri": "Fri", "fr": "Fri", "sat": "Sat", "sa": "Sat", "sun": "Sun", "so": "Sun"}
 
 
 def _timezone(context: GmContext, tree: Tree[Any]) -> str:
@@ -441,8 +438,7 @@ def _language(context: GmContext, tree: Tree[Any]) -> str:
 def _grace(context: GmContext, tree: Tree[Any]) -> str:
     assert context.game is not None
     (duration,) = _words(tree, "DURATION")
-    seconds = sum(int(n) * {"d": 86400, "h": 3600, "m": 60, "s": 1}[u.lower()]
-                  for n, u in re.findall(r"(\d+)([dhms])", duration, re.I))
+    seconds = parse_duration(duration, allow_zero=True)
     _save(context, replace(context.game, settings={**context.game.settings, "grace": seconds}))
     what = f"grace {format_duration(seconds)}" if seconds else "no grace period"
     context.lines.append(context.texts("gm_done", what=what))

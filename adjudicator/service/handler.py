@@ -36,7 +36,7 @@ from adjudicator.service.notify import queue, queue_notice, reply_subject
 from adjudicator.service.press import read_request, send_press
 from adjudicator.service.render import Texts, render
 from adjudicator.service.store import GameRecord, InboundMail, PlayerRecord, Store, Submission
-from adjudicator.service.turns import ACTIVE, FINISHED, FORMING, end_by_agreement, everyone_ready, start_game
+from adjudicator.service.turns import ACTIVE, FINISHED, FORMING, end_by_agreement, start_game
 
 log = logging.getLogger(__name__)
 
@@ -326,8 +326,7 @@ class _Session:
             return
         game = self.store.game(self.current.game.name) or self.current.game
         if game.status != ACTIVE:
-            section.lines.append(self.texts("game_over", game=game.name, outcome=game.outcome)
-                                 if game.status == FINISHED else self.texts("not_started", game=game.name))
+            section.lines.append(self._not_running(game))
             return
         if self.current.player.power not in self.current.module.must_act(game.state):
             section.lines.append(self.texts("nothing_to_order", phase=game.phase))
@@ -384,6 +383,12 @@ class _Session:
             if lines:
                 self.sections.append(Section(self.texts("private_echo", game=game.name), list(lines)))
 
+    def _not_running(self, game: GameRecord) -> str:
+        """Why nothing can be ordered in ``game``: not started, or over."""
+        if game.status == FORMING:
+            return self.texts("not_started", game=game.name)
+        return self.texts("game_over", game=game.name, outcome=game.outcome)
+
     def _submission(self, game: GameRecord, power: str) -> Submission:
         existing = self.store.submissions(game.name, game.phase).get(power)
         return existing or Submission(game.name, game.phase, power, (), False, False, False, None, self.now.isoformat())
@@ -417,8 +422,7 @@ class _Session:
             self.signed.pop(game.name, None)
             return
         if game.status != ACTIVE:
-            section.lines.append(self.texts("game_over", game=game.name, outcome=game.outcome)
-                                 if game.status == FINISHED else self.texts("not_started", game=game.name))
+            section.lines.append(self._not_running(game))
             return
         if isinstance(value, cmd.Resign):
             self.store.update_player(self.db, replace(seat, status="resigned"))
@@ -600,8 +604,7 @@ class _Session:
         recipients, anonymous, _ = read_request(words, flag)
         game = self.store.game(signed.game.name) or signed.game
         if game.status not in ("active", "paused"):
-            section.lines.append(self.texts("not_started", game=game.name) if game.status == FORMING
-                                 else self.texts("game_over", game=game.name, outcome=game.outcome))
+            section.lines.append(self._not_running(game))
             return
         power = signed.player.power
 

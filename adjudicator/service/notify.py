@@ -11,22 +11,14 @@ from email.utils import parseaddr
 from typing import Sequence
 
 from adjudicator.config import Config
-from adjudicator.mail.compose import Attachment, compose
+from adjudicator.mail.compose import Attachment, clean_text, compose
 from adjudicator.service.render import Texts
 from adjudicator.service.store import GameRecord, Store
 
-MAX_SUBJECT = 200
-
-
-def safe_subject(text: str) -> str:
-    """A subject with no line breaks or control characters, at most 200 characters."""
-    cleaned = "".join(ch if ch.isprintable() else " " for ch in text)
-    return " ".join(cleaned.split())[:MAX_SUBJECT]
-
-
 def reply_subject(original: str | None) -> str:
-    """``Re: <original>`` (once), cleaned like ``safe_subject``."""
-    subject = safe_subject(original or "")
+    """``Re: <original>`` (once), on one line with single spaces (``compose``
+    then makes it safe for a header and cuts it to length)."""
+    subject = " ".join(clean_text(original or "").split())
     if not subject:
         return "Re: (ohne Betreff / no subject)"
     return subject if subject.lower().startswith("re:") else f"Re: {subject}"
@@ -51,7 +43,7 @@ def queue(
         sender=config.address,
         sender_name=config.name,
         to=[to],
-        subject=safe_subject(subject),
+        subject=subject,
         text=text,
         html=html,
         in_reply_to=in_reply_to,

@@ -375,7 +375,7 @@ class Store:
             ).fetchone()
             if row is not None:
                 return self._inbound(db, row[0]), False
-            seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM inbound").fetchone()[0]
+            seq = _next_seq(db, "inbound")
             db.execute(
                 "INSERT INTO inbound (id, seq, source, message_id, received_at, raw) VALUES (?, ?, ?, ?, ?, ?)",
                 (identity, seq, source, message_id, received_at, raw),
@@ -418,7 +418,7 @@ class Store:
         identity = content_hash(message)
         if db.execute("SELECT 1 FROM outbox WHERE id = ?", (identity,)).fetchone():
             return identity
-        seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox").fetchone()[0]
+        seq = _next_seq(db, "outbox")
         db.execute(
             "INSERT INTO outbox (id, seq, recipients, message, queued_at, next_try) VALUES (?, ?, ?, ?, ?, ?)",
             (identity, seq, "\n".join(recipients), message, now, now),
@@ -552,7 +552,7 @@ class Store:
         phase of that game was recorded before."""
         if db.execute("SELECT 1 FROM phases WHERE game = ? AND phase = ?", (entry.game, entry.phase)).fetchone():
             return False
-        seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM phases WHERE game = ?", (entry.game,)).fetchone()[0]
+        seq = _next_seq(db, "phases", entry.game)
         db.execute(
             "INSERT INTO phases (game, phase, seq, state, orders, report, report_text, trigger, processed_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -575,7 +575,7 @@ class Store:
 
     def log(self, db: sqlite3.Connection, game: str, at: str, kind: str, detail: str) -> None:
         """Append a line to a game's log (sign-ons, resignations, votes' outcome)."""
-        seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM game_log WHERE game = ?", (game,)).fetchone()[0]
+        seq = _next_seq(db, "game_log", game)
         db.execute("INSERT INTO game_log (game, seq, at, kind, detail) VALUES (?, ?, ?, ?, ?)", (game, seq, at, kind, detail))
 
     def game_log(self, game: str) -> list[tuple[str, str, str]]:
@@ -588,7 +588,7 @@ class Store:
 
     def add_audit(self, db: sqlite3.Connection, game: str, at: str, actor: str, command: str, detail: str) -> None:
         """Record a game master's (or administrator's) change of a game."""
-        seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM audit WHERE game = ?", (game,)).fetchone()[0]
+        seq = _next_seq(db, "audit", game)
         db.execute(
             "INSERT INTO audit (game, seq, at, actor, command, detail) VALUES (?, ?, ?, ?, ?, ?)",
             (game, seq, at, actor, command, detail),
@@ -612,7 +612,7 @@ class Store:
     def add_press(self, db: sqlite3.Connection, game: str, at: str, phase: str, sender: str, anonymous: bool,
                   recipients: tuple[str, ...], body: str) -> None:
         """Keep a press message in the game's history."""
-        seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM press WHERE game = ?", (game,)).fetchone()[0]
+        seq = _next_seq(db, "press", game)
         db.execute(
             "INSERT INTO press (game, seq, at, phase, sender, anonymous, recipients, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (game, seq, at, phase, sender, int(anonymous), "\n".join(recipients), body),
@@ -700,6 +700,14 @@ _GAME_COLUMNS = (
     "name, variant, options, language, time_zone, gm, status, phase, state, deadline, deadlines, outcome, created_at,"
     " settings"
 )
+
+
+def _next_seq(db: sqlite3.Connection, table: str, game: str | None = None) -> int:
+    """The next sequence number of ``table`` (of one game's rows when given);
+    ``table`` is one of this module's own table names, never input."""
+    if game is None:
+        return int(db.execute(f"SELECT COALESCE(MAX(seq), 0) + 1 FROM {table}").fetchone()[0])
+    return int(db.execute(f"SELECT COALESCE(MAX(seq), 0) + 1 FROM {table} WHERE game = ?", (game,)).fetchone()[0])
 
 
 def _dump(value: Any) -> str:

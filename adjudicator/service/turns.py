@@ -102,8 +102,16 @@ def deadline_after(game: GameRecord, module: GameModule, state: dict[str, Any], 
     return (now + timedelta(seconds=seconds)).isoformat()
 
 
-WEEKDAYS = {"mon": 0, "mo": 0, "tue": 1, "di": 1, "wed": 2, "mi": 2, "thu": 3, "do": 3, "fri": 4, "fr": 4,
-            "sat": 5, "sa": 5, "sun": 6, "so": 6}
+WEEKDAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_WEEKDAY_WORDS = {"mon": 0, "mo": 0, "tue": 1, "di": 1, "wed": 2, "mi": 2, "thu": 3, "do": 3, "fri": 4, "fr": 4,
+                  "sat": 5, "sa": 5, "sun": 6, "so": 6}
+
+
+def weekday(word: str) -> int | None:
+    """Monday = 0 for a day name or abbreviation in English or German
+    (``Sun``, ``Sunday``, ``So``, ``Sonntag``, ``Mi.``), else None."""
+    key = word.lower().rstrip(".")
+    return _WEEKDAY_WORDS.get(key[:3], _WEEKDAY_WORDS.get(key[:2]))
 
 
 def next_weekly_time(now: datetime, times: list[str], time_zone: str, minimum: timedelta = timedelta(hours=24)) -> datetime:
@@ -115,9 +123,11 @@ def next_weekly_time(now: datetime, times: list[str], time_zone: str, minimum: t
     for entry in times:
         day, _, clock = entry.partition(" ")
         hour, minute = (int(x) for x in clock.split(":"))
-        weekday = WEEKDAYS[day.lower()[:3] if day.lower()[:3] in WEEKDAYS else day.lower()[:2]]
+        day_index = weekday(day)
+        if day_index is None:
+            raise ValueError(f"not a weekday: {day!r}")
         for weeks in range(3):
-            date = (local + timedelta(days=(weekday - local.weekday()) % 7 + 7 * weeks)).date()
+            date = (local + timedelta(days=(day_index - local.weekday()) % 7 + 7 * weeks)).date()
             moment = datetime(date.year, date.month, date.day, hour, minute, tzinfo=zone)
             if moment - now >= minimum:
                 candidates.append(moment)
