@@ -36,3 +36,15 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert block and "pytest" in block.group(1)
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "<!-- test-command -->" in ci and "bash -c" in ci
+
+
+def test_service_decisions_are_numbered_and_name_existing_tests() -> None:
+    text = (ROOT / "docs" / "service.md").read_text(encoding="utf-8")
+    numbers = [int(n) for n in re.findall(r"^- \*\*S(\d+) ", text, flags=re.MULTILINE)]
+    assert numbers == list(range(1, len(numbers) + 1))
+    decisions = re.findall(r"^- \*\*S(\d+) (.*?)(?=^- \*\*S\d+ |\Z)", text, flags=re.MULTILINE | re.DOTALL)
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").glob("test_*.py"))
+    for number, body in decisions:
+        assert "Tests: " in body, f"S{number} names no test"
+        for name in re.findall(r"`(test_\w+)`", body):
+            assert f"def {name}(" in sources, f"S{number} names {name}, which does not exist"

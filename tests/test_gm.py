@@ -344,3 +344,17 @@ def test_gm_help_is_generated_from_the_command_table(judge: Table) -> None:
     secret = create_by_mail(judge)
     lines = gm(judge, secret, "GM HELP")
     assert lines == [line for spec in GM_COMMANDS for line in (spec.syntax_en, "    " + spec.description_en)]
+
+
+def test_ready_without_orders_is_not_a_missed_turn(judge: Table) -> None:
+    """Ruling S11: READY alone holds on purpose; only silence is a missed turn."""
+    secret = create_by_mail(judge)
+    gm(judge, secret, "GM LATE 0 1")
+    seat_by_assignment(judge, secret)
+    for power in POWERS[:-1]:
+        judge.orders(power, "READY")
+    judge.now += timedelta(hours=73)
+    out = judge.poll()
+    statuses = {p.power: (p.status, p.missed) for p in judge.store.players("spiel1")}
+    assert statuses["Austria"] == ("playing", 0) and statuses["Turkey"] == ("disorder", 1)
+    assert "No orders received (NMR): Turkey" in out.one("report", address("Austria")).text

@@ -874,3 +874,11 @@ def test_a_mail_without_a_readable_order_keeps_the_earlier_set(started: Table) -
     ack = started.ack(address("Austria"), signon("Austria"), "A Wien nach Nirgendwo")
     assert ack.section("Orders (lines 2-2)")[-1] == "No line could be read: your earlier orders for S1901M stay as they were."
     assert started.store.submissions("spiel1", "S1901M")["Austria"].orders == ("A VIE - GAL", "F TRI - ALB")
+
+
+def test_new_orders_leave_ready_standing(started: Table) -> None:
+    """Ruling S2: READY is taken back by WAIT only, not by a new order set."""
+    started.orders("Austria", "A Vie - Gal", "READY")
+    started.orders("Austria", "A Vie - Tyr")
+    entry = started.store.submissions("spiel1", "S1901M")["Austria"]
+    assert (entry.orders, entry.ready) == (("A VIE - TYR",), True)
