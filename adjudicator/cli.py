@@ -22,17 +22,17 @@ from typing import Callable, Sequence, TextIO
 
 from adjudicator import __version__
 from adjudicator.config import ConfigError, load_config
-from adjudicator.contract import CaseError, case_from_json, run_case
-from adjudicator.core.engine import initial_position
-from adjudicator.core.mapdata import GameMap, MapError, check_map, load_map, load_map_file
-from adjudicator.drawing.mail import legend_words
-from adjudicator.drawing.picture import draw, draw_phase
-from adjudicator.drawing.png import to_png
-from adjudicator.drawing.scene import Scene
-from adjudicator.drawing.svg import to_svg
-from adjudicator.drawing.view import start_view
+from adjudicator.games.diplomacy.contract import CaseError, case_from_json, run_case
+from adjudicator.games.diplomacy.core.engine import initial_position
+from adjudicator.games.diplomacy.core.mapdata import GameMap, MapError, check_map, load_map, load_map_file
+from adjudicator.games.diplomacy.drawing.legend import legend_words
+from adjudicator.games.diplomacy.drawing.picture import draw, draw_phase
+from adjudicator.games.pictures.png import to_png
+from adjudicator.games.pictures.scene import Scene
+from adjudicator.games.pictures.svg import to_svg
+from adjudicator.games.diplomacy.drawing.view import start_view
 from adjudicator.games.diplomacy import DiplomacyGame
-from adjudicator.maptext import describe_map, describe_province
+from adjudicator.games.diplomacy.maptext import describe_map, describe_province
 from adjudicator.service.admin import EX_TEMPFAIL, add_commands, open_store
 from adjudicator.service.archive import ArchiveError, export_game
 from adjudicator.service.render import Texts

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from adjudicator.core.mapdata import MapError, load_map
+from adjudicator.games import UnknownGame, game_module
 
 
 class ConfigError(ValueError):
@@ -185,8 +185,8 @@ def _zone(value: Any) -> str:
 def _variant(value: Any) -> str:
     text = _string(value)
     try:
-        load_map(text)
-    except MapError as error:
+        game_module(text)
+    except UnknownGame as error:
         raise ValueError(str(error)) from None
     return text
 

@@ -3,7 +3,7 @@
 Prints figures only (no assertions, no pass/fail):
 
 * the median, 90th percentile and minimum wall time per movement phase of
-  ``adjudicator.contract.run_case`` (validate the case, parse every order,
+  ``adjudicator.games.diplomacy.contract.run_case`` (validate the case, parse every order,
   adjudicate, build the output object) and of the core alone
   (``adjudicate(map, position, orders)``: order parsing + resolution), for
   two positions: the 1901 opening with all 22 units ordered, and an invented
@@ -48,8 +48,8 @@ try:
     import adjudicator  # noqa: F401
 except ImportError:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from adjudicator.contract import case_from_json, run_case  # noqa: E402
-from adjudicator.core.engine import adjudicate  # noqa: E402
+from adjudicator.games.diplomacy.contract import case_from_json, run_case  # noqa: E402
+from adjudicator.games.diplomacy.core.engine import adjudicate  # noqa: E402
 
 _IMPORT_SECONDS = time.perf_counter() - _T_START
 

@@ -24,8 +24,8 @@ try:
 except ImportError:  # run from a checkout without installing
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator.drawing import draw, to_png, to_svg
-from adjudicator.drawing.layout import map_layout
+from adjudicator.games.diplomacy.drawing import draw, to_png, to_svg
+from adjudicator.games.diplomacy.drawing.layout import map_layout
 from adjudicator.games.diplomacy import DiplomacyGame
 
 OPENING = {

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.contract import CaseError, run_case
+from adjudicator.games.diplomacy.contract import CaseError, run_case
 
 _words = st.sampled_from(
     ["A", "F", "VIE", "Vie", "STP/SC", "stp(nc)", "-", "S", "C", "H", "Gal", "Bayern", "1618M", "S1901M",

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from adjudicator.contract import run_case
+from adjudicator.games.diplomacy.contract import run_case
 
 DATC_DIR = Path(__file__).parent / "datc"
 

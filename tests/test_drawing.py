@@ -23,14 +23,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from adjudicator.core.mapdata import build_map, load_map
-from adjudicator.drawing import draw, draw_phase, to_png, to_svg
-from adjudicator.drawing.geometry import BOX, area, contains, distance, voronoi_cells
-from adjudicator.drawing.layout import map_layout
-from adjudicator.drawing.legend import WORDS
-from adjudicator.drawing.mail import content_id, legend_words, report_images
-from adjudicator.drawing.scene import Scene
-from adjudicator.drawing.view import start_view
+from adjudicator.games.diplomacy.core.mapdata import build_map, load_map
+from adjudicator.games.diplomacy.drawing import draw, draw_phase, to_png, to_svg
+from adjudicator.games.pictures.geometry import BOX, area, contains, distance, voronoi_cells
+from adjudicator.games.diplomacy.drawing.layout import map_layout
+from adjudicator.games.diplomacy.drawing.legend import WORDS
+from adjudicator.games.diplomacy.drawing.legend import legend_words
+from adjudicator.service.pictures import content_id, report_images
+from adjudicator.games.pictures.scene import Scene
+from adjudicator.games.diplomacy.drawing.view import start_view
 from adjudicator.games import game_module
 from adjudicator.games.base import JSON
 from adjudicator.games.diplomacy import DiplomacyGame
@@ -305,9 +306,6 @@ def test_a_report_mail_carries_the_map_inline_and_attached() -> None:
 
 
 def test_games_without_a_map_get_no_picture_and_a_broken_state_does_not_stop_the_report() -> None:
-    class CardGame:
-        variant = "cards"
-
-    assert report_images(CardGame(), "g", {}, {}, language="en", texts=Texts("en")) == ()
+    assert report_images(game_module("1848"), "g", {}, {}, language="en", texts=Texts("en")) == ()
     broken: dict[str, Any] = {"variant": "standard", "phase": "S1901M", "units": {"Austria": ["A NTH"]}}
     assert report_images(game_module("standard"), "g", broken, {}, language="en", texts=Texts("en")) == ()

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.contract import run_case
-from adjudicator.core.mapdata import GameMap, check_map, load_map
-from adjudicator.core.model import province_of
+from adjudicator.games.diplomacy.contract import run_case
+from adjudicator.games.diplomacy.core.mapdata import GameMap, check_map, load_map
+from adjudicator.games.diplomacy.core.model import province_of
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.core.mapdata import MapError, build_map, check_map, load_map, load_map_file, normalise_name
-from adjudicator.core.model import UnitType
+from adjudicator.games.diplomacy.core.mapdata import MapError, build_map, check_map, load_map, load_map_file, normalise_name
+from adjudicator.games.diplomacy.core.model import UnitType
 from adjudicator.resources import data_dir
 
 MAPS = sorted(p.stem for p in data_dir("maps").glob("*.toml"))

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.core.mapdata import load_map
-from adjudicator.core.model import PhaseKind, UnitType
-from adjudicator.core.notation import OrderSyntaxError, parse_order, parse_orders
-from adjudicator.core.orders import (
+from adjudicator.games.diplomacy.core.mapdata import load_map
+from adjudicator.games.diplomacy.core.model import PhaseKind, UnitType
+from adjudicator.games.diplomacy.core.notation import OrderSyntaxError, parse_order, parse_orders
+from adjudicator.games.diplomacy.core.orders import (
     Build,
     Convoy,
     Disband,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.contract import run_case
+from adjudicator.games.diplomacy.contract import run_case
 
 
 def entries(output: dict[str, Any], text: str) -> list[dict[str, Any]]:

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from adjudicator.contract import CaseError, run_case
-from adjudicator.core.mapdata import load_map
-from adjudicator.core.model import Confession
-from adjudicator.variants.religion import change_confession, random_confessions, transition_years
+from adjudicator.games.diplomacy.contract import CaseError, run_case
+from adjudicator.games.diplomacy.core.mapdata import load_map
+from adjudicator.games.diplomacy.core.model import Confession
+from adjudicator.games.diplomacy.variants.religion import change_confession, random_confessions, transition_years
 
 JK = load_map("30jk")
 START_UNITS = {name: [str(u) for u in power.start_units] for name, power in JK.powers.items()}

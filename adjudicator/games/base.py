@@ -12,7 +12,10 @@ reveal as soon as every player has played.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.games.pictures.scene import Scene
 
 JSON = dict[str, Any]
 
@@ -75,6 +78,40 @@ class Resolution:
     winner: str | None = None
     draw: str | None = None
     eliminated: tuple[str, ...] = ()
+
+
+class PositionEdits(Protocol):
+    """A game master's edits of a board position (Diplomacy's units,
+    centres, confessions); each returns a new state or raises
+    ``GameSetupError`` naming what is wrong."""
+
+    def add_unit(self, state: JSON, power_name: str, kind: str, location: str) -> JSON:
+        """``state`` with a unit of ``power_name`` added at ``location``."""
+        ...  # pragma: no cover
+
+    def remove_unit(self, state: JSON, location: str) -> JSON:
+        """``state`` without the unit at ``location``."""
+        ...  # pragma: no cover
+
+    def move_unit(self, state: JSON, origin: str, destination: str) -> JSON:
+        """``state`` with the unit at ``origin`` standing at ``destination``."""
+        ...  # pragma: no cover
+
+    def set_centre(self, state: JSON, province_text: str, power_name: str | None) -> JSON:
+        """``state`` with the centre owned by ``power_name`` (None: nobody)."""
+        ...  # pragma: no cover
+
+    def set_confession(self, state: JSON, power_name: str, word: str, until: int | None) -> JSON:
+        """``state`` with the power's confession set (30JK)."""
+        ...  # pragma: no cover
+
+    def incapacitate(self, state: JSON, location: str) -> JSON:
+        """``state`` with the unit at ``location`` incapacitated (30JK)."""
+        ...  # pragma: no cover
+
+    def place_name(self, state: JSON, text: str) -> str:
+        """The canonical name of the place ``text`` names, or ``text``."""
+        ...  # pragma: no cover
 
 
 class GameModule(Protocol):
@@ -146,4 +183,16 @@ class GameModule(Protocol):
         (``de``/``en``); empty when the game keeps nothing private.  The
         service shows them to that power alone: in its acknowledgements,
         its start mail and its copy of each report."""
+        ...  # pragma: no cover
+
+    def picture(self, state: JSON, report: JSON | None, *, game_name: str, language: str,
+                texts: Callable[..., str]) -> "Scene | None":
+        """The board picture of a resolved phase (``state`` it was resolved
+        from, its ``report``) or, with ``report`` None, of the position
+        now; legend words come from ``texts`` in ``language``.  None when
+        the game has no board picture."""
+        ...  # pragma: no cover
+
+    def position_edits(self) -> PositionEdits | None:
+        """The GM's position edits of this game, or None when it has none."""
         ...  # pragma: no cover

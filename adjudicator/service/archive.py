@@ -16,13 +16,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
-from adjudicator.drawing.mail import legend_words
-from adjudicator.drawing.picture import draw
-from adjudicator.drawing.svg import to_svg
+from adjudicator.games.pictures.scene import Scene
+from adjudicator.games.pictures.svg import to_svg
 from adjudicator.games import game_module
-from adjudicator.games.diplomacy import DiplomacyGame
 from adjudicator.service.render import Texts, render
 from adjudicator.service.store import GameRecord, PhaseRecord, Store
 
@@ -50,28 +48,31 @@ def page_name(phase: str) -> str:
 def archive_files(game: GameRecord, phases: Sequence[PhaseRecord]) -> dict[str, bytes]:
     """Every file of the archive by its name (see the module docstring)."""
     module = game_module(game.variant)
-    diplomacy = module if isinstance(module, DiplomacyGame) else None
     texts = Texts(game.language, game.time_zone)
     name = lambda p: module.power_name(p, game.language)  # noqa: E731
-    words = legend_words(texts)
-    title = f"{game.name} \u2013 {diplomacy.game_map.title}" if diplomacy else game.name
+
+    def picture(state: dict[str, Any], report: dict[str, Any] | None) -> Scene | None:
+        return module.picture(state, report, game_name=game.name, language=game.language, texts=texts)
+
+    now_scene = picture(game.state, None)
+    title = now_scene.title if now_scene is not None and now_scene.title else game.name
     links = [PageLink(p.phase, f"{page_name(p.phase)}.html") for p in phases]
     now = PageLink(game.phase, "now.html")
     files: dict[str, bytes] = {}
-    has_map = diplomacy is not None
+    has_map = now_scene is not None
     for index, record in enumerate(phases):
         stem = page_name(record.phase)
-        if has_map:
-            files[f"{stem}.svg"] = to_svg(draw(record.state, record.report, power_name=name, words=words,
-                                               title=title)).encode("utf-8")
+        scene = picture(record.state, record.report) if has_map else None
+        if scene is not None:
+            files[f"{stem}.svg"] = to_svg(scene).encode("utf-8")
         following = links[index + 1] if index + 1 < len(links) else now
         files[f"{stem}.html"] = render(
             "archive_phase.html.j2", texts, name, game=game, record=record, report=record.report,
             image=f"{stem}.svg" if has_map else None, previous=links[index - 1] if index else None,
             following=following, title=title,
         ).encode("utf-8")
-    if has_map:
-        files["now.svg"] = to_svg(draw(game.state, None, power_name=name, words=words, title=title)).encode("utf-8")
+    if now_scene is not None:
+        files["now.svg"] = to_svg(now_scene).encode("utf-8")
     files["now.html"] = render(
         "archive_now.html.j2", texts, name, game=game, image="now.svg" if has_map else None,
         previous=links[-1] if links else None, title=title,

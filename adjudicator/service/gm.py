@@ -27,10 +27,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from lark import Lark, Token, Tree, UnexpectedInput
 
 from adjudicator.config import Config, format_duration, parse_duration
-from adjudicator.games import edits, game_module
-from adjudicator.games.base import GameModule, GameSetupError
-from adjudicator.core.mapdata import load_map
-from adjudicator.games.diplomacy import DiplomacyGame
+from adjudicator.games import game_module
+from adjudicator.games.base import GameModule, GameSetupError, PositionEdits
 from adjudicator.resources import grammar_path
 from adjudicator.service.auth import hash_password
 from adjudicator.service.notify import queue_notice
@@ -622,12 +620,18 @@ def _rollback(context: GmContext, tree: Tree[Any]) -> str:
     return f"rolled back to {target.phase}"
 
 
-def _edit(context: GmContext, change: Callable[[dict[str, Any]], dict[str, Any]], what: str) -> str:
-    assert context.game is not None
-    if not isinstance(_module(context), DiplomacyGame):
+def _editor(context: GmContext) -> PositionEdits:
+    editor = _module(context).position_edits()
+    if editor is None:
         raise GmRefused(context.texts("gm_no_edits"))
+    return editor
+
+
+def _edit(context: GmContext, change: Callable[[PositionEdits, dict[str, Any]], dict[str, Any]], what: str) -> str:
+    assert context.game is not None
+    editor = _editor(context)
     try:
-        state = change(context.game.state)
+        state = change(editor, context.game.state)
     except GameSetupError as error:
         raise GmRefused(str(error)) from None
     _save(context, replace(context.game, state=state))
@@ -639,17 +643,17 @@ def _unit_add(context: GmContext, tree: Tree[Any]) -> str:
     (kind,) = _words(tree, "UTYPE")
     location, *power = _words(tree, "WORD")
     owner = _power(context, power)
-    return _edit(context, lambda s: edits.add_unit(s, owner, kind, location), f"{owner}: {kind.upper()} {location} added")
+    return _edit(context, lambda e, s: e.add_unit(s, owner, kind, location), f"{owner}: {kind.upper()} {location} added")
 
 
 def _unit_remove(context: GmContext, tree: Tree[Any]) -> str:
     (location,) = _words(tree, "WORD")
-    return _edit(context, lambda s: edits.remove_unit(s, location), f"unit in {location} removed")
+    return _edit(context, lambda e, s: e.remove_unit(s, location), f"unit in {location} removed")
 
 
 def _unit_move(context: GmContext, tree: Tree[Any]) -> str:
     origin, destination = _words(tree, "WORD")
-    return _edit(context, lambda s: edits.move_unit(s, origin, destination), f"unit {origin} moved to {destination}")
+    return _edit(context, lambda e, s: e.move_unit(s, origin, destination), f"unit {origin} moved to {destination}")
 
 
 def _centre(context: GmContext, tree: Tree[Any]) -> str:
@@ -657,8 +661,8 @@ def _centre(context: GmContext, tree: Tree[Any]) -> str:
     nobody = len(owner) == 1 and owner[0].lower() in ("none", "keiner", "niemand", "neutral")
     power = None if nobody else _power(context, owner)
     assert context.game is not None
-    shown_province = load_map(context.game.variant).lookup_place(province) or province
-    return _edit(context, lambda s: edits.set_centre(s, province, power),
+    shown_province = _editor(context).place_name(context.game.state, province)
+    return _edit(context, lambda e, s: e.set_centre(s, province, power),
                  f"{shown_province} owned by {power or 'nobody'}")
 
 
@@ -667,13 +671,13 @@ def _confession(context: GmContext, tree: Tree[Any]) -> str:
     (state,) = _words(tree, "CSTATE")
     years = _words(tree, "INT")
     until = int(years[0]) if years else None
-    return _edit(context, lambda s: edits.set_confession(s, power, state, until),
+    return _edit(context, lambda e, s: e.set_confession(s, power, state, until),
                  f"{power}: {state}" + (f" until {until}" if until else ""))
 
 
 def _incapacitate(context: GmContext, tree: Tree[Any]) -> str:
     (location,) = _words(tree, "WORD")
-    return _edit(context, lambda s: edits.incapacitate(s, location), f"unit in {location} incapacitated")
+    return _edit(context, lambda e, s: e.incapacitate(s, location), f"unit in {location} incapacitated")
 
 
 def _orders(context: GmContext, tree: Tree[Any]) -> str:

@@ -23,7 +23,7 @@ from email.utils import getaddresses
 from typing import Any
 
 from adjudicator.config import Config, is_address
-from adjudicator.drawing.mail import report_images
+from adjudicator.service.pictures import report_images
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule
 from adjudicator.mail.body import player_text

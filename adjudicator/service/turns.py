@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 from typing import Any, Mapping, Sequence
 
 from adjudicator.config import Config
-from adjudicator.drawing.mail import report_images
+from adjudicator.service.pictures import report_images
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, Resolution
 from adjudicator.mail.compose import Attachment

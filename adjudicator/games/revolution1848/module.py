@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from adjudicator.games.base import JSON, AcceptedOrder, GameSetupError, OrderCheck, OrderProblem, Resolution
 from adjudicator.games.revolution1848 import actions, military
@@ -169,6 +169,15 @@ class Revolution1848:
         if game.step == "keep":
             return [str(default_keep(game, data, power)), "KEEP NOTHING"]
         return []
+
+    def picture(self, state: JSON, report: JSON | None, *, game_name: str, language: str,
+                texts: Callable[..., str]) -> None:
+        """None: the card game's report is its text."""
+        return None
+
+    def position_edits(self) -> None:
+        """None: the GM changes a card game by rollback, not by edits."""
+        return None
 
     def private_lines(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
         """``private_view`` as text lines in ``language`` (de/en): the hand,

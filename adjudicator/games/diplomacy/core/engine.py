@@ -1,0 +1,223 @@
+"""One phase of a game: position + orders -> reports + next position.
+
+``adjudicate`` is the pure entry point of the rules core.  It parses the
+order texts, checks them against the position, resolves the phase, moves
+supply centres after the fall turn, and works out the next phase
+(skipping retreat and adjustment phases in which nothing can happen).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, Sequence
+
+from adjudicator.games.diplomacy.core.adjustments import needs_adjustment, resolve_adjustments
+from adjudicator.games.diplomacy.core.board import Board
+from adjudicator.games.diplomacy.core.errors import Illegal
+from adjudicator.games.diplomacy.core.legality import check_movement_order
+from adjudicator.games.diplomacy.core.mapdata import GameMap
+from adjudicator.games.diplomacy.core.model import DislodgedUnit, Phase, PhaseKind, Position, UnitEvent, province_of
+from adjudicator.games.diplomacy.core.movement import resolve_movement, retreat_options
+from adjudicator.games.diplomacy.core.notation import ParsedLine
+from adjudicator.games.diplomacy.core.orders import ConfessionChange, Hold, Order
+from adjudicator.games.diplomacy.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport, parse_power_orders
+from adjudicator.games.diplomacy.core.retreats import resolve_retreats
+from adjudicator.games.diplomacy.core.rules import Rules
+from adjudicator.games.diplomacy.variants import rules_for
+
+
+@dataclass(frozen=True)
+class PhaseResult:
+    """The outcome of one phase.
+
+    ``reports`` has one entry per written order plus one per unit that had
+    no legal order (its implied hold or disband) and per civil-disorder
+    removal.  ``dislodged`` and ``standoffs`` describe the movement phase
+    just resolved; ``events`` what befell units at the end of the turn
+    (30JK religious warfare).  ``position`` is the position of
+    ``next_phase``, or the final position when the game is over
+    (``next_phase`` is ``None``; ``winner`` names the power that reached the
+    victory threshold, or ``draw`` says why the game ended in a draw).
+    ``eliminated`` names the powers that had units or centres before this
+    phase and have neither after it.
+    """
+
+    phase: Phase
+    reports: tuple[OrderReport, ...]
+    dislodged: tuple[DislodgedUnit, ...]
+    standoffs: frozenset[str]
+    position: Position
+    next_phase: Phase | None
+    winner: str | None
+    eliminated: tuple[str, ...] = ()
+    events: tuple[UnitEvent, ...] = ()
+    draw: str | None = None
+
+
+def adjudicate(
+    game_map: GameMap,
+    position: Position,
+    orders: Mapping[str, Sequence[str]],
+    options: Mapping[str, Any] | None = None,
+) -> PhaseResult:
+    """Resolve ``position.phase`` with each power's order texts.
+
+    ``orders`` maps canonical power names to the order strings that power
+    wrote (each may hold several orders separated by ``;`` or line breaks);
+    ``options`` are the game's variant options (30JK: ``confessions``).
+    Nothing is read from outside the arguments.
+    """
+    rules = rules_for(game_map)
+    options = options or {}
+    parsed = parse_power_orders(game_map, orders, position.phase.kind)
+    powers = [p for p in game_map.powers if p in parsed] + [p for p in parsed if p not in game_map.powers]
+    board = Board(game_map, rules, position.units)
+    if position.phase.kind is PhaseKind.MOVEMENT:
+        result = _movement(game_map, rules, board, position, parsed, powers, options)
+    elif position.phase.kind is PhaseKind.RETREAT:
+        reports, units = resolve_retreats(parsed, position.dislodged, position.units, powers)
+        after = replace(position, units=units, dislodged=(), standoffs=frozenset())
+        result = _finish_turn(game_map, rules, after, reports, (), frozenset())
+    else:
+        reports, units = resolve_adjustments(game_map, board, position, parsed)
+        next_phase = rules.movement_after(position.phase)
+        assert next_phase is not None
+        following = replace(position, phase=next_phase, units=units)
+        result = PhaseResult(position.phase, reports, (), frozenset(), following, next_phase, None)
+    if result.next_phase is not None:
+        draw = rules.draw(game_map, result.position)
+        if draw is not None:
+            result = replace(result, next_phase=None, draw=draw, position=replace(result.position, phase=position.phase))
+    rank = {power: index for index, power in enumerate(game_map.powers)}
+    grouped = tuple(sorted(result.reports, key=lambda r: rank.get(r.power, len(rank))))
+    return replace(result, reports=grouped, eliminated=_eliminated(game_map, position, result.position))
+
+
+def _movement(
+    game_map: GameMap,
+    rules: Rules,
+    board: Board,
+    position: Position,
+    parsed: Mapping[str, list[ParsedLine]],
+    powers: list[str],
+    options: Mapping[str, Any],
+) -> PhaseResult:
+    book = OrderBook(board.unit_at)
+    power_orders: dict[str, tuple[int, Order]] = {}
+    for power in powers:
+        for line in parsed[power]:
+            if line.error is not None or line.order is None:
+                book.invalid(power, line, str(line.error))
+                continue
+            try:
+                if isinstance(line.order, ConfessionChange):
+                    order = rules.check_power_order(game_map, position, power, line.order, options)
+                    key = f"{power}:confession"
+                else:
+                    order = check_movement_order(board, power, line.order)
+                    key = province_of(order.location)  # type: ignore[union-attr]
+                    if key in position.incapacitated:
+                        raise Illegal(f"{board.unit_at[key]} defected last turn and holds, incapacitated")
+            except Illegal as error:
+                book.invalid(power, line, str(error))
+                continue
+            index = book.accept(power, line, order, key)
+            if isinstance(order, ConfessionChange):
+                power_orders[power] = (index, order)
+    for index, _ in power_orders.values():
+        book.settle(index, SUCCEEDS)
+    confessions = rules.apply_power_orders(
+        game_map, position, {power: order for power, (_, order) in power_orders.items()}, options
+    )
+
+    orders: dict[str, Order] = {}
+    for province, unit in board.unit_at.items():
+        chosen = book.chosen.get(province)
+        orders[province] = chosen[1] if chosen else Hold(unit.kind, unit.location)
+    outcome = resolve_movement(board, orders)
+    for province in board.unit_at:
+        result = outcome.outcomes[province]
+        verdict = SUCCEEDS if result.succeeded else FAILS
+        if province in book.chosen:
+            book.settle(book.chosen[province][0], verdict, result.reason)
+        else:
+            book.implied(board.unit_at[province].power, str(orders[province]), verdict, result.reason)
+
+    occupied = {u.province for u in outcome.units}
+    dislodged = tuple(
+        DislodgedUnit(
+            unit,
+            attacker,
+            by_convoy,
+            retreat_options(board, unit, attacker, by_convoy, occupied, outcome.standoffs),
+        )
+        for unit, attacker, by_convoy in outcome.dislodged
+    )
+    after = replace(position, units=outcome.units, confessions=confessions)
+    if any(d.retreats for d in dislodged):
+        retreat = rules.retreat_phase(position.phase)
+        following = replace(
+            after, phase=retreat, dislodged=tuple(d for d in dislodged if d.retreats), standoffs=outcome.standoffs
+        )
+        return PhaseResult(position.phase, book.reports(), dislodged, outcome.standoffs, following, retreat, None)
+    return _finish_turn(game_map, rules, after, book.reports(), dislodged, outcome.standoffs)
+
+
+def _finish_turn(
+    game_map: GameMap,
+    rules: Rules,
+    position: Position,
+    reports: tuple[OrderReport, ...],
+    dislodged: tuple[DislodgedUnit, ...],
+    standoffs: frozenset[str],
+) -> PhaseResult:
+    """Close a turn: the variant's end-of-turn step, centres changing owner
+    where the turn counts them, and the next phase (adjustments only when
+    some power can build or must remove)."""
+    position, events = rules.end_of_turn(game_map, position)
+    phase = position.phase
+    if rules.counts_centres_after(phase):
+        centres = dict(position.centres)
+        for unit in position.units:
+            if game_map.provinces[unit.province].centre:
+                centres[unit.province] = unit.power
+        quiet = position.quiet_years + 1 if centres == dict(position.centres) else 0
+        position = replace(position, centres=centres, quiet_years=quiet)
+    winner = _winner(game_map, position.centres)
+    if winner is not None:
+        return PhaseResult(phase, reports, dislodged, standoffs, position, None, winner, events=events)
+    next_phase = rules.movement_after(phase)
+    if next_phase is None:
+        adjustment = rules.adjustment_phase(phase)
+        candidate = replace(position, phase=adjustment)
+        if needs_adjustment(game_map, candidate):
+            return PhaseResult(phase, reports, dislodged, standoffs, candidate, adjustment, None, events=events)
+        next_phase = rules.movement_after(adjustment)
+        assert next_phase is not None
+    following = replace(position, phase=next_phase)
+    return PhaseResult(phase, reports, dislodged, standoffs, following, next_phase, None, events=events)
+
+
+def _eliminated(game_map: GameMap, before: Position, after: Position) -> tuple[str, ...]:
+    def present(position: Position) -> set[str]:
+        return {u.power for u in position.units} | set(position.centres.values())
+
+    was, still = present(before), present(after)
+    return tuple(p for p in game_map.powers if p in was and p not in still)
+
+
+def _winner(game_map: GameMap, centres: Mapping[str, str]) -> str | None:
+    counts: dict[str, int] = {}
+    for owner in centres.values():
+        counts[owner] = counts.get(owner, 0) + 1
+    leaders = [p for p, n in counts.items() if n >= game_map.victory_centres]
+    if len(leaders) != 1:
+        return None
+    return leaders[0]
+
+
+def initial_position(game_map: GameMap) -> Position:
+    """The start position of a map: start units, home centres owned."""
+    rules = rules_for(game_map)
+    units = tuple(u for p in game_map.powers.values() for u in p.start_units)
+    return Position(rules.first_phase(game_map), units, game_map.initial_centres())

@@ -1,0 +1,249 @@
+"""Legality of movement-phase orders against a position: the meaning layer.
+
+``check_movement_order`` either returns the order normalised to the board
+(actual unit types and locations, coasts completed or dropped as the
+DATC prefers) or the reason it is illegal.  An illegal order is one that
+could not be valid whatever the other orders are (DATC 4.E.1); the unit
+then holds.  See docs/rulings.md for every choice made here.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from adjudicator.games.diplomacy.core.board import Board
+from adjudicator.games.diplomacy.core.errors import Illegal
+from adjudicator.games.diplomacy.core.model import Location, Unit, UnitType, coast_of, province_of
+from adjudicator.games.diplomacy.core.orders import (
+    Build,
+    ConfessionChange,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Transform,
+    Waive,
+)
+
+
+def find_own_unit(board: Board, power: str, location: Location) -> Unit:
+    """The unit ``power`` orders at ``location`` (its coast and type as on the board)."""
+    unit = board.unit_at.get(province_of(location))
+    if unit is None:
+        raise Illegal(f"there is no unit in {province_of(location)}")
+    if unit.power != power:
+        raise Illegal(f"the unit in {unit.province} belongs to {unit.power}")
+    return unit
+
+
+def _target_unit(board: Board, location: Location, what: str) -> Unit:
+    unit = board.unit_at.get(province_of(location))
+    if unit is None:
+        raise Illegal(f"there is no unit in {province_of(location)} to {what}")
+    return unit
+
+
+def fleet_destination(board: Board, origin: Location, destination: Location) -> Location:
+    """Complete or check the coast of a fleet move (DATC 4.B.1-4.B.3, 4.B.6).
+
+    Returns the location the fleet moves to, or raises ``Illegal``.
+    """
+    game_map = board.game_map
+    province = province_of(destination)
+    locations = game_map.fleet_locations(province)
+    if not locations:
+        raise Illegal(f"a fleet cannot go to {province}, it is inland")
+    reachable = [loc for loc in locations if game_map.fleet_can_move(origin, loc)]
+    coast = coast_of(destination)
+    if coast is not None and destination in locations:
+        if destination not in reachable:
+            raise Illegal(f"F {origin} cannot reach {destination}")
+        return destination
+    # No coast, or a coast the province does not have (ignored, DATC 4.B.6).
+    if not reachable:
+        raise Illegal(f"F {origin} cannot reach {province}")
+    if len(reachable) > 1:
+        coasts = " or ".join(reachable)
+        raise Illegal(f"the coast must be given: {coasts}")
+    return reachable[0]
+
+
+def _check_move(board: Board, unit: Unit, order: Move) -> Move:
+    game_map = board.game_map
+    destination = province_of(order.destination)
+    if destination == unit.province:
+        raise Illegal("a unit cannot move to its own province")
+    if unit.kind is UnitType.FLEET:
+        if order.via_convoy:
+            raise Illegal("only armies can be convoyed")
+        if order.waypoints:
+            if not board.rules.double_moves:
+                raise Illegal("a fleet moves one province per turn")
+            if len(order.waypoints) != 1:
+                raise Illegal("a double move names one province in between: F xxx - yyy - zzz")
+            middle = fleet_destination(board, unit.location, order.waypoints[0])
+            end = fleet_destination(board, middle, order.destination)
+            board.rules.check_double_move(board.game_map, unit.province, province_of(middle), province_of(end))
+            return Move(unit.kind, unit.location, end, False, (middle,))
+        return Move(unit.kind, unit.location, fleet_destination(board, unit.location, order.destination))
+    # Armies: coasts are irrelevant (DATC 4.B.6); a path names a convoy (4.A.6).
+    via_convoy = order.via_convoy or bool(order.waypoints)
+    if game_map.provinces[destination].terrain == "sea":
+        raise Illegal("an army cannot move to a sea")
+    adjacent = game_map.army_can_move(unit.province, destination)
+    if not adjacent or via_convoy:
+        if not board.convoy_route_possible(unit.province, destination):
+            if adjacent:
+                raise Illegal(f"no fleets could convoy A {unit.province} to {destination}")
+            raise Illegal(f"{destination} is not next to {unit.province} and no convoy route is possible")
+    return Move(unit.kind, unit.location, destination, via_convoy)
+
+
+def _supported_move_possible(board: Board, target: Unit, destination: Location, supporter: str) -> Location:
+    """Check that ``target`` could make the supported move; returns the
+    destination as the support names it (army coasts dropped)."""
+    province = province_of(destination)
+    if target.kind is UnitType.ARMY:
+        if board.game_map.provinces[province].terrain == "sea":
+            raise Illegal("an army cannot move to a sea")
+        if not board.game_map.army_can_move(target.province, province) and not board.convoy_route_possible(
+            target.province, province, excluded=supporter
+        ):
+            raise Illegal(f"A {target.province} cannot reach {province}")
+        return province
+    locations = board.game_map.fleet_locations(province)
+    if province in board.rules.double_move_ends(board.game_map, target.location):
+        return destination if destination in locations else province
+    if coast_of(destination) is not None and destination in locations:
+        if not board.game_map.fleet_can_move(target.location, destination):
+            raise Illegal(f"F {target.location} cannot reach {destination}")
+        return destination
+    if not board.game_map.fleet_reaches_province(target.location, province):
+        raise Illegal(f"F {target.location} cannot reach {province}")
+    return province
+
+
+def _check_support_hold(board: Board, unit: Unit, order: SupportHold) -> SupportHold:
+    target = _target_unit(board, order.target, "support")
+    if target.province == unit.province:
+        raise Illegal("a unit cannot support itself")
+    if not board.game_map.can_reach(unit.kind, unit.location, target.province):
+        raise Illegal(f"{unit} cannot reach {target.province}, so cannot support there")
+    return SupportHold(unit.kind, unit.location, target.kind, target.location)
+
+
+def _check_support_move(board: Board, unit: Unit, order: SupportMove) -> SupportMove:
+    target = _target_unit(board, order.target, "support")
+    destination = province_of(order.destination)
+    if target.province == unit.province:
+        raise Illegal("a unit cannot support its own move")
+    if destination == unit.province:
+        raise Illegal("a unit cannot support a move into its own province")
+    if destination == target.province:
+        raise Illegal("a unit cannot move to its own province")
+    if not board.game_map.can_reach(unit.kind, unit.location, destination):
+        raise Illegal(f"{unit} cannot reach {destination}, so cannot support a move there")
+    named = _supported_move_possible(board, target, order.destination, unit.province)
+    return SupportMove(unit.kind, unit.location, target.kind, target.location, named)
+
+
+def _check_convoy(board: Board, unit: Unit, order: Convoy) -> Convoy:
+    if unit.kind is not UnitType.FLEET or not board.rules.can_convoy_from(board.game_map.provinces[unit.province]):
+        raise Illegal(f"{unit} cannot convoy: only fleets at sea convoy")
+    target = _target_unit(board, order.target, "convoy")
+    if target.kind is not UnitType.ARMY:
+        raise Illegal(f"{target} is not an army; only armies can be convoyed")
+    destination = province_of(order.destination)
+    if destination == target.province:
+        raise Illegal("a unit cannot move to its own province")
+    if not (board.is_coastal(target.province) and board.is_coastal(destination)):
+        raise Illegal(f"an army cannot be convoyed from {target.province} to {destination}")
+    if unit.province not in board.necessary_fleets(target.province, destination):
+        raise Illegal(f"{unit} is not on any convoy route from {target.province} to {destination}")
+    return Convoy(unit.kind, unit.location, target.kind, target.location, destination)
+
+
+def _check_transform(board: Board, unit: Unit, order: Transform) -> Transform:
+    if not board.rules.transforms:
+        raise Illegal("units cannot transform in this variant")
+    game_map = board.game_map
+    if order.into is UnitType.ARMY:
+        if unit.kind is UnitType.ARMY:
+            raise Illegal(f"{unit} is already an army")
+        if game_map.provinces[unit.province].terrain == "sea":
+            raise Illegal(f"an army cannot stand in {unit.province}, it is sea")
+        return Transform(unit.kind, unit.location, UnitType.ARMY)
+    locations = game_map.fleet_locations(unit.province)
+    if not locations:
+        raise Illegal(f"a fleet cannot stand in {unit.province}, it is inland")
+    if len(locations) == 1:
+        target = locations[0]
+    elif order.coast is None:
+        raise Illegal(f"the coast must be given: {' or '.join(locations)}")
+    elif f"{unit.province}/{order.coast}" not in locations:
+        raise Illegal(f"{unit.province} has no coast {order.coast}: {' or '.join(locations)}")
+    else:
+        target = f"{unit.province}/{order.coast}"
+    if unit.kind is UnitType.FLEET and unit.location == target:
+        raise Illegal(f"{unit} is already a fleet there")
+    return Transform(unit.kind, unit.location, UnitType.FLEET, coast_of(target))
+
+
+def check_movement_order(board: Board, power: str, order: Order) -> Order:
+    """Normalise a movement-phase order of ``power`` to the board, or raise
+    ``Illegal`` with the reason (the unit then holds)."""
+    if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy, Transform)):
+        raise Illegal(f"'{order}' is not an order for a movement phase")
+    unit = find_own_unit(board, power, order.location)
+    if isinstance(order, Transform):
+        return _check_transform(board, unit, order)
+    if isinstance(order, Hold):
+        return Hold(unit.kind, unit.location)
+    if isinstance(order, Move):
+        return _check_move(board, unit, order)
+    if isinstance(order, SupportHold):
+        return _check_support_hold(board, unit, order)
+    if isinstance(order, SupportMove):
+        return _check_support_move(board, unit, order)
+    return _check_convoy(board, unit, order)
+
+
+def _tidy_unit(kind: UnitType | None, location: Location, unit_at: Mapping[str, Unit]) -> tuple[UnitType | None, Location]:
+    unit = unit_at.get(province_of(location))
+    if unit is not None:
+        return unit.kind, unit.location
+    if kind is UnitType.ARMY:
+        return kind, province_of(location)
+    return kind, location
+
+
+def _for_kind(kind: UnitType | None, destination: Location) -> Location:
+    return province_of(destination) if kind is UnitType.ARMY else destination
+
+
+def tidy_order(order: Order, unit_at: Mapping[str, Unit]) -> Order:
+    """Best-effort canonical form of an order that may be illegal: unit
+    types and coasts as on the board (DATC 4.B.5, 4.C.2), army coasts
+    dropped (4.B.6).  Never raises; used to report invalid orders."""
+    if isinstance(order, (Waive, ConfessionChange)):
+        return order
+    if isinstance(order, Build):
+        return Build(order.unit, _for_kind(order.unit, order.location))
+    kind, location = _tidy_unit(order.unit, order.location, unit_at)
+    if isinstance(order, (Hold, Disband, Remove)):
+        return type(order)(kind, location)
+    if isinstance(order, Move):
+        return Move(kind, location, _for_kind(kind, order.destination), order.via_convoy, order.waypoints)
+    if isinstance(order, Retreat):
+        return Retreat(kind, location, _for_kind(kind, order.destination))
+    if isinstance(order, Transform):
+        return Transform(kind, location, order.into, order.coast)
+    target_kind, target = _tidy_unit(order.target_unit, order.target, unit_at)
+    if isinstance(order, SupportHold):
+        return SupportHold(kind, location, target_kind, target)
+    return type(order)(kind, location, target_kind, target, _for_kind(target_kind, order.destination))

@@ -1,0 +1,173 @@
+"""Order values: one frozen dataclass per order kind.
+
+``str(order)`` is the canonical order text (``A VIE - GAL``,
+``F NTH C A LON - NWY``, ``BUILD F STP/NC``), and parsing the canonical
+text gives back an equal value.  A unit type may be ``None`` where the
+player left it out; the rules fill it in from the position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from adjudicator.games.diplomacy.core.model import Location, UnitType
+
+
+def _unit_text(kind: UnitType | None, location: Location) -> str:
+    return location if kind is None else f"{kind.value} {location}"
+
+
+@dataclass(frozen=True, slots=True)
+class _UnitAt:
+    """An order that names only a unit (its type may be unknown) and its location."""
+
+    unit: UnitType | None
+    location: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(_UnitAt):
+    """``A VIE H``."""
+
+    def __str__(self) -> str:
+        return f"{_unit_text(self.unit, self.location)} H"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """``A VIE - GAL``; ``waypoints`` are the provinces named between
+    origin and destination (a convoy path, or a river double move in
+    variants that have them); ``via_convoy`` is the explicit ``VIA CONVOY``.
+    """
+
+    unit: UnitType | None
+    location: Location
+    destination: Location
+    via_convoy: bool = False
+    waypoints: tuple[Location, ...] = ()
+
+    def __str__(self) -> str:
+        legs = " - ".join((*self.waypoints, self.destination))
+        text = f"{_unit_text(self.unit, self.location)} - {legs}"
+        return f"{text} VIA CONVOY" if self.via_convoy else text
+
+
+@dataclass(frozen=True, slots=True)
+class SupportHold:
+    """``A BUD S A VIE``: support of a unit that does not move."""
+
+    unit: UnitType | None
+    location: Location
+    target_unit: UnitType | None
+    target: Location
+
+    def __str__(self) -> str:
+        return f"{_unit_text(self.unit, self.location)} S {_unit_text(self.target_unit, self.target)}"
+
+
+@dataclass(frozen=True, slots=True)
+class _ForAMove:
+    """An order about another unit's move: ``<unit> <verb> <target> - <destination>``."""
+
+    unit: UnitType | None
+    location: Location
+    target_unit: UnitType | None
+    target: Location
+    destination: Location
+    verb = ""
+
+    def __str__(self) -> str:
+        return (
+            f"{_unit_text(self.unit, self.location)} {self.verb} "
+            f"{_unit_text(self.target_unit, self.target)} - {self.destination}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SupportMove(_ForAMove):
+    """``A BUD S A VIE - GAL``."""
+
+    verb = "S"
+
+
+@dataclass(frozen=True, slots=True)
+class Convoy(_ForAMove):
+    """``F NTH C A LON - NWY``."""
+
+    verb = "C"
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    """``A VIE - BOH`` in a retreat phase."""
+
+    unit: UnitType | None
+    location: Location
+    destination: Location
+
+    def __str__(self) -> str:
+        return f"{_unit_text(self.unit, self.location)} - {self.destination}"
+
+
+@dataclass(frozen=True, slots=True)
+class Disband(_UnitAt):
+    """``A VIE DISBAND`` in a retreat phase."""
+
+    def __str__(self) -> str:
+        return f"{_unit_text(self.unit, self.location)} DISBAND"
+
+
+@dataclass(frozen=True, slots=True)
+class Build(_UnitAt):
+    """``BUILD F STP/NC``."""
+
+    def __str__(self) -> str:
+        return f"BUILD {_unit_text(self.unit, self.location)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Remove(_UnitAt):
+    """``REMOVE A PAR``: a removal in an adjustment phase."""
+
+    def __str__(self) -> str:
+        return f"REMOVE {_unit_text(self.unit, self.location)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Transform:
+    """``A SIN T F/NC``, ``F LIN T A``: the unit becomes the other kind (or a
+    fleet moves to the other coast of its province) and counts as holding
+    (30JK section 7).  ``coast`` is the coast of the new fleet, if named."""
+
+    unit: UnitType | None
+    location: Location
+    into: UnitType
+    coast: str | None = None
+
+    def __str__(self) -> str:
+        into = self.into.value if self.coast is None else f"{self.into.value}/{self.coast}"
+        return f"{_unit_text(self.unit, self.location)} T {into}"
+
+
+@dataclass(frozen=True, slots=True)
+class ConfessionChange:
+    """``CONFESSION PROTESTANT``: the power changes its state confession (30JK)."""
+
+    confession: str
+
+    def __str__(self) -> str:
+        return f"CONFESSION {self.confession.upper()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Waive:
+    """``WAIVE``: one build left unused on purpose."""
+
+    def __str__(self) -> str:
+        return "WAIVE"
+
+
+Order = Union[
+    Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Remove, Transform, ConfessionChange, Waive
+]

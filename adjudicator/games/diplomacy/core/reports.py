@@ -1,0 +1,88 @@
+"""Per-order reports shared by the three phase kinds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from adjudicator.games.diplomacy.core.legality import tidy_order
+from adjudicator.games.diplomacy.core.mapdata import GameMap
+from adjudicator.games.diplomacy.core.model import PhaseKind, Unit
+from adjudicator.games.diplomacy.core.notation import ParsedLine, parse_orders
+from adjudicator.games.diplomacy.core.orders import Order
+
+SUCCEEDS = "succeeds"
+FAILS = "fails"
+INVALID = "invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderReport:
+    """One line of a turn report: what a power wrote, how it was read,
+    and what came of it (``succeeds``, ``fails`` or ``invalid``)."""
+
+    power: str
+    text: str
+    order: str
+    valid: bool
+    result: str
+    reason: str
+
+
+def parse_power_orders(
+    game_map: GameMap, orders: Mapping[str, Sequence[str]], phase_kind: PhaseKind
+) -> dict[str, list[ParsedLine]]:
+    """Parse each power's order strings as the lines of one mail.
+
+    Line numbers in error messages count the strings from 1; a string may
+    itself hold several orders separated by ``;`` or line breaks.
+    """
+    return {power: parse_orders("\n".join(lines), game_map, phase_kind) for power, lines in orders.items()}
+
+
+
+
+class OrderBook:
+    """Collects a phase's reports in the order the orders were written.
+
+    ``accept`` records a legal order for a unit; a later legal order for the
+    same unit supersedes it (the earlier one is reported invalid with the
+    reason "superseded").  ``settle`` fills in the result once the phase is
+    resolved; ``implied`` adds the entry of a unit that had no legal order.
+    """
+
+    def __init__(self, unit_at: Mapping[str, Unit]) -> None:
+        self._reports: list[OrderReport] = []
+        self._unit_at = unit_at
+        self.chosen: dict[str, tuple[int, Order]] = {}
+
+    def invalid(self, power: str, line: ParsedLine, reason: str) -> None:
+        """Record an unreadable or illegal order, printed in its tidied
+        canonical form (board unit types and coasts)."""
+        order = "" if line.order is None else str(tidy_order(line.order, self._unit_at))
+        self._reports.append(OrderReport(power, line.text, order, False, INVALID, reason))
+
+    def accept(self, power: str, line: ParsedLine, order: Order, key: str | None) -> int:
+        """Record a legal order for the unit ``key`` (``None``: no unit, e.g. a build)."""
+        if key is not None and key in self.chosen:
+            index, _ = self.chosen[key]
+            earlier = self._reports[index]
+            self._reports[index] = OrderReport(earlier.power, earlier.text, earlier.order, False, INVALID, "superseded")
+        index = len(self._reports)
+        self._reports.append(OrderReport(power, line.text, str(order), True, "", ""))
+        if key is not None:
+            self.chosen[key] = (index, order)
+        return index
+
+    def settle(self, index: int, result: str, reason: str = "") -> None:
+        """Set the result of the accepted order at ``index``."""
+        report = self._reports[index]
+        self._reports[index] = OrderReport(report.power, report.text, report.order, report.valid, result, reason)
+
+    def implied(self, power: str, order: str, result: str, reason: str = "") -> None:
+        """Add the entry of a unit that received no legal order."""
+        self._reports.append(OrderReport(power, "", order, True, result, reason))
+
+    def reports(self) -> tuple[OrderReport, ...]:
+        """All reports so far."""
+        return tuple(self._reports)

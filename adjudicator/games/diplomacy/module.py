@@ -1,0 +1,264 @@
+"""Diplomacy variants (standard, 30JK, any map in ``maps/``) as a game module.
+
+The state is the JSON case of ``adjudicator adjudicate`` (docs/cli.md):
+variant, phase, units, centers, dislodged, standoffs and the 30JK keys, plus
+the game's options.  Checking a power's orders runs the pure rules core on
+that power's lines alone, so the answer never depends on (or reveals) what
+other powers ordered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from adjudicator.games.diplomacy.contract import CaseError, case_from_json, result_to_json
+from adjudicator.games.diplomacy.core.adjustments import allowances
+from adjudicator.games.diplomacy.core.engine import PhaseResult, adjudicate, initial_position
+from adjudicator.games.diplomacy.core.mapdata import GameMap, load_map
+from adjudicator.games.diplomacy.core.model import PhaseKind
+from adjudicator.games.diplomacy.core.notation import parse_orders
+from adjudicator.games.diplomacy.core.reports import OrderReport
+from adjudicator.games.base import JSON, AcceptedOrder, GameSetupError, OrderCheck, OrderProblem, Resolution
+from adjudicator.games.diplomacy.variants import rules_for
+
+if TYPE_CHECKING:  # pragma: no cover
+    from adjudicator.games.base import PositionEdits
+    from adjudicator.games.pictures.scene import Scene
+
+_KINDS = {PhaseKind.MOVEMENT: "movement", PhaseKind.RETREAT: "retreat", PhaseKind.ADJUSTMENT: "adjustment"}
+
+
+@dataclass(frozen=True)
+class DiplomacyGame:
+    """The game module of one Diplomacy map."""
+
+    game_map: GameMap
+    report_template: str = "diplomacy_report"
+    submission_means_ready: bool = False
+
+    @classmethod
+    @cache
+    def for_variant(cls, variant: str) -> "DiplomacyGame":
+        """The module for the map ``maps/<variant>.toml`` (``MapError`` if none)."""
+        return cls(load_map(variant))
+
+    @property
+    def variant(self) -> str:
+        """The map's name."""
+        return self.game_map.name
+
+    def powers(self) -> tuple[str, ...]:
+        """The map's powers in map order."""
+        return tuple(self.game_map.powers)
+
+    def lookup_power(self, text: str) -> str | None:
+        """The canonical power for a name, German name, alias or adjective."""
+        return self.game_map.lookup_power(text)
+
+    def power_name(self, power: str, language: str) -> str:
+        """The German name (``de``); in English the canonical name, or, on a
+        map whose canonical names are the German ones, the first ASCII alias
+        (30JK: ``Bayern`` -> ``Bavaria``)."""
+        details = self.game_map.powers.get(power)
+        if details is None:
+            return power
+        if language == "de":
+            return details.name_de or power
+        if self._english_names:
+            return power
+        return next((alias for alias in details.aliases if alias.isascii() and len(alias) > 3), power)
+
+    @property
+    def _english_names(self) -> bool:
+        """True when the map's canonical power names are English (some
+        power's German name differs from it)."""
+        return any(p.name_de not in (None, name) for name, p in self.game_map.powers.items())
+
+    def start(self, options: Mapping[str, Any], seed: int) -> JSON:
+        """The start position, with options checked by the variant's rules.
+
+        30JK's ``confessions = "random"`` is drawn here from ``seed`` and
+        written into the state, so the state alone replays the game."""
+        rules = rules_for(self.game_map)
+        chosen = dict(options)
+        if chosen.get("confessions") == "random":
+            chosen.setdefault("seed", seed)
+        problem = rules.option_problem(chosen)
+        if problem is not None:
+            raise GameSetupError(problem)
+        position = initial_position(self.game_map)
+        state: JSON = {"variant": self.variant, "phase": str(position.phase), "options": chosen}
+        try:
+            case = case_from_json(state)
+        except CaseError as error:
+            raise GameSetupError(str(error)) from None
+        if case.position.confessions:
+            state["confessions"] = {
+                power: {"state": c.state, "until": c.until} for power, c in case.position.confessions.items()
+            }
+        state["units"] = {p: [str(u) for u in case.position.units if u.power == p] for p in self.powers()}
+        state["centers"] = {p: list(case.position.centres_of(p)) for p in self.powers() if case.position.centres_of(p)}
+        return state
+
+    def phase(self, state: JSON) -> str:
+        """The phase name stored in the state."""
+        return str(state["phase"])
+
+    def phase_kind(self, state: JSON) -> str:
+        """``movement``, ``retreat`` or ``adjustment``."""
+        return _KINDS[case_from_json(state).position.phase.kind]
+
+    def must_act(self, state: JSON) -> tuple[str, ...]:
+        """Movement: powers with units; retreat: powers with a unit that can
+        retreat; adjustment: powers that may build or must remove."""
+        position = case_from_json(state).position
+        kind = position.phase.kind
+        if kind is PhaseKind.MOVEMENT:
+            acting = {u.power for u in position.units}
+        elif kind is PhaseKind.RETREAT:
+            acting = {d.unit.power for d in position.dislodged if d.retreats}
+        else:
+            acting = {p for p, a in allowances(self.game_map, position).items() if a.builds or a.removals}
+        return tuple(p for p in self.powers() if p in acting)
+
+    def check_orders(self, state: JSON, power: str, lines: Sequence[tuple[int, str]]) -> OrderCheck:
+        """Parse and check one power's lines; the results of moves are not
+        computed (only legality), and only this power's entries are used."""
+        case = case_from_json(state)
+        texts = [text for _, text in lines]
+        result = adjudicate(case.game_map, case.position, {power: texts}, case.options)
+        parsed = parse_orders("\n".join(texts), case.game_map, case.position.phase.kind)
+        written = [r for r in result.reports if r.power == power and r.text]
+        implied = [r for r in result.reports if r.power == power and not r.text]
+        accepted: list[AcceptedOrder] = []
+        problems: list[OrderProblem] = []
+        for parsed_line, report in zip(parsed, written):
+            mail_line = lines[parsed_line.line - 1][0] if 0 < parsed_line.line <= len(lines) else parsed_line.line
+            if report.valid:
+                accepted.append(AcceptedOrder(mail_line, report.text, report.order))
+            else:
+                problems.append(_problem(mail_line, parsed_line.column, report))
+        missing = tuple(_missing(report, case.position.phase.kind) for report in implied)
+        return OrderCheck(tuple(accepted), tuple(problems), missing)
+
+    def resolve(self, state: JSON, orders: Mapping[str, Sequence[str]]) -> Resolution:
+        """Adjudicate the phase; the next state and the public report data."""
+        case = case_from_json(state)
+        result = adjudicate(case.game_map, case.position, dict(orders), case.options)
+        output = result_to_json(case.game_map, result)
+        next_state: JSON = {
+            "variant": self.variant,
+            "phase": output["next_phase"] or output["phase"],
+            "options": case.options,
+            "units": output["units"],
+            "centers": output["centers"],
+            "dislodged": output["dislodged"] if result.next_phase and result.next_phase.kind is PhaseKind.RETREAT else {},
+            "standoffs": output["standoffs"] if result.next_phase and result.next_phase.kind is PhaseKind.RETREAT else [],
+            "quiet_years": output["quiet_years"],
+        }
+        if case.position.confessions:
+            next_state["confessions"] = output["confessions"]
+            next_state["incapacitated"] = output["incapacitated"]
+        report = self._report(state, result, output)
+        return Resolution(
+            str(result.phase),
+            output["next_phase"],
+            next_state,
+            report,
+            result.winner,
+            result.draw,
+            tuple(result.eliminated),
+        )
+
+    def private_lines(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
+        """Nothing: in Diplomacy the whole board is public."""
+        return ()
+
+    def picture(self, state: JSON, report: JSON | None, *, game_name: str, language: str,
+                texts: Callable[..., str]) -> "Scene":
+        """The map of the phase (units, orders with their results, the
+        legend in ``language``), titled with the game and the map."""
+        from adjudicator.games.diplomacy.drawing.legend import legend_words
+        from adjudicator.games.diplomacy.drawing.picture import draw
+
+        return draw(state, report, power_name=lambda p: self.power_name(p, language),
+                    words=legend_words(texts), title=f"{game_name} \u2013 {self.game_map.title}")
+
+    def position_edits(self) -> "PositionEdits":
+        """The GM's edits of units, centres and confessions."""
+        from adjudicator.games.diplomacy import edits
+
+        return edits
+
+    def standings(self, state: JSON) -> dict[str, int]:
+        """Supply centres per power."""
+        centres = state.get("centers") or {}
+        return {p: len(centres.get(p, [])) for p in self.powers()}
+
+    def _report(self, before: JSON, result: PhaseResult, output: JSON) -> JSON:
+        old_centres = {p: set(v) for p, v in (before.get("centers") or {}).items()}
+        new_centres = {p: set(v) for p, v in output["centers"].items()}
+        units_after = output["units"]
+        table = []
+        for power in self.powers():
+            old, new = old_centres.get(power, set()), new_centres.get(power, set())
+            if not old and not new and not units_after.get(power):
+                continue
+            table.append(
+                {
+                    "power": power,
+                    "before": len(old),
+                    "after": len(new),
+                    "units": len(units_after.get(power, [])),
+                    "gained": sorted(new - old),
+                    "lost": sorted(old - new),
+                }
+            )
+        orders: dict[str, list[JSON]] = {}
+        for entry in output["orders"]:
+            orders.setdefault(entry["power"], []).append(entry)
+        confession_changes = []
+        old_confessions = before.get("confessions") or {}
+        for power, now in output["confessions"].items():
+            then = old_confessions.get(power)
+            if then is not None and then != now:
+                confession_changes.append({"power": power, "before": then, "after": now})
+        return {
+            "phase": output["phase"],
+            "phase_kind": _KINDS[result.phase.kind],
+            "next_phase": output["next_phase"],
+            "orders": [{"power": p, "entries": orders[p]} for p in self.powers() if p in orders],
+            "dislodged": [
+                {"power": p, **item} for p in self.powers() for item in output["dislodged"].get(p, [])
+            ],
+            "standoffs": output["standoffs"],
+            "centres": table,
+            "religious_warfare": output["religious_warfare"],
+            "confession_changes": confession_changes,
+            "eliminated": output["eliminated"],
+            "winner": output["winner"],
+            "draw": output["draw"],
+        }
+
+
+def _problem(line: int, column: int, report: OrderReport) -> OrderProblem:
+    """An invalid report as a problem; a syntax error's own "line N, column
+    C:" prefix (counted within the order block) is replaced by the mail's."""
+    message = report.reason
+    if message.startswith("line ") and ": " in message:
+        location, _, rest = message.partition(": ")
+        parts = location.replace(",", "").split()
+        if len(parts) == 4 and parts[2] == "column" and parts[3].isdigit():
+            column, message = int(parts[3]), rest
+    hint = ""
+    if " (did you mean " in message and message.rstrip().endswith(")"):
+        message, _, hint = message.partition(" (did you mean ")
+        hint = "did you mean " + hint.rstrip()[:-1]
+    return OrderProblem(line, column, report.text, message, hint)
+
+
+def _missing(report: OrderReport, kind: PhaseKind) -> str:
+    """What a unit without an order will do."""
+    return report.order if kind is not PhaseKind.MOVEMENT else f"{report.order.removesuffix(' H')}"

@@ -1,0 +1,20 @@
+"""The registry of rules hooks, one ``Rules`` object per variant name.
+
+A map names its rules with ``variant.rules``; ``rules_for`` finds them.
+"""
+
+from __future__ import annotations
+
+from adjudicator.games.diplomacy.core.mapdata import GameMap
+from adjudicator.games.diplomacy.core.rules import STANDARD, Rules
+from adjudicator.games.diplomacy.variants.thirty_years import THIRTY_YEARS
+
+RULES: dict[str, Rules] = {rules.name: rules for rules in (STANDARD, THIRTY_YEARS)}
+
+
+def rules_for(game_map: GameMap) -> Rules:
+    """The rules hooks a map names (``KeyError`` naming the unknown rules)."""
+    try:
+        return RULES[game_map.rules]
+    except KeyError:
+        raise KeyError(f"map {game_map.name!r} names unknown rules {game_map.rules!r}") from None

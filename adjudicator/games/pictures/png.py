@@ -1,0 +1,172 @@
+"""Writing a ``Scene`` as a PNG image with Pillow, for mail readers that
+do not show SVG.
+
+The scene is painted at twice its size and scaled down (smooth edges),
+then reduced to a palette of at most 256 colours without dithering,
+which keeps a map picture small for mail.  Text is set in DejaVu Sans
+(Debian's ``fonts-dejavu-core``, which the README's install commands
+bring); where that font is missing, Pillow's built-in font is used and
+text is spelt in ASCII (``Österreich`` -> ``Oesterreich``), as that font
+has no other letters.  The same scene, Pillow version and font give the
+same bytes: no time stamp or other metadata is written.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import unicodedata
+from functools import cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from adjudicator.games.pictures.geometry import Point, distance
+from adjudicator.games.pictures.scene import Circle, Group, Polygon, Polyline, Scene, Shape, Style, Text
+
+SUPERSAMPLE = 2
+"""The scene is painted this many times larger, then scaled down."""
+
+
+FONT_FOLDERS = (
+    Path("/usr/share/fonts/truetype/dejavu"),  # Debian, Ubuntu
+    Path("/usr/share/fonts/dejavu-sans-fonts"),  # Fedora
+    Path("/usr/share/fonts/dejavu"),
+    Path("/usr/share/fonts/TTF"),  # Arch
+)
+"""Where DejaVu Sans is looked for, in this order."""
+
+_ASCII = str.maketrans({"Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Æ": "AE",
+                        "æ": "ae", "Ø": "O", "ø": "o", "\u2192": "->", "\u2026": "...", "\u00bb": ">>"})
+
+
+@cache
+def font_file(bold: bool) -> Path | None:
+    """The DejaVu Sans file (bold or regular) found first in ``FONT_FOLDERS``, or None."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return next((folder / name for folder in FONT_FOLDERS if (folder / name).is_file()), None)
+
+
+@cache
+def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    path = font_file(bold)
+    if path is None:
+        return ImageFont.load_default(size=size)
+    return ImageFont.truetype(str(path), size=size)
+
+
+def _spelt(text: str, bold: bool) -> str:
+    """``text`` as the font can show it: unchanged with DejaVu, in ASCII
+    with Pillow's built-in font."""
+    if font_file(bold) is not None:
+        return text
+    plain = unicodedata.normalize("NFKD", text.translate(_ASCII))
+    return "".join(ch for ch in plain if ch.isascii())
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    value = colour.lstrip("#")
+    return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
+
+
+def _scaled(points: tuple[Point, ...]) -> list[tuple[float, float]]:
+    return [(x * SUPERSAMPLE, y * SUPERSAMPLE) for x, y in points]
+
+
+def _dashes(points: list[tuple[float, float]], pattern: tuple[float, ...]) -> list[list[tuple[float, float]]]:
+    """The drawn pieces of a polyline under a dash pattern (already scaled)."""
+    pieces: list[list[tuple[float, float]]] = []
+    lengths = [d * SUPERSAMPLE for d in pattern]
+    index, left, drawing = 0, lengths[0], True
+    current: list[tuple[float, float]] = [points[0]]
+    for p, q in zip(points, points[1:]):
+        length = distance(p, q)
+        done = 0.0
+        while length - done > left:
+            done += left
+            t = done / length
+            cut = (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
+            if drawing:
+                current.append(cut)
+                pieces.append(current)
+            current = [cut]
+            drawing = not drawing
+            index = (index + 1) % len(lengths)
+            left = lengths[index]
+        left -= length - done
+        if drawing:
+            current.append(q)
+        else:
+            current = [q]
+    if drawing and len(current) > 1:
+        pieces.append(current)
+    return pieces
+
+
+def _line(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]], style: Style, closed: bool) -> None:
+    if style.stroke is None or len(points) < 2:
+        return
+    path = [*points, points[0]] if closed else points
+    width = max(1, round(style.width * SUPERSAMPLE))
+    colour = _rgb(style.stroke)
+    for piece in _dashes(path, style.dash) if style.dash else [path]:
+        draw.line(piece, fill=colour, width=width, joint="curve")
+        if width > 2:
+            radius = width / 2
+            for x, y in (piece[0], piece[-1]):
+                draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour)
+
+
+def _paint(draw: ImageDraw.ImageDraw, shape: Shape) -> None:
+    if isinstance(shape, Group):
+        for child in shape.children:
+            _paint(draw, child)
+    elif isinstance(shape, Polygon):
+        points = _scaled(shape.points)
+        if len(points) >= 3 and shape.style.fill is not None:
+            draw.polygon(points, fill=_rgb(shape.style.fill))
+        _line(draw, points, shape.style, closed=True)
+    elif isinstance(shape, Polyline):
+        _line(draw, _scaled(shape.points), shape.style, closed=False)
+    elif isinstance(shape, Circle):
+        x, y = shape.centre[0] * SUPERSAMPLE, shape.centre[1] * SUPERSAMPLE
+        r = shape.radius * SUPERSAMPLE
+        box = (x - r, y - r, x + r, y + r)
+        if shape.style.fill is not None:
+            draw.ellipse(box, fill=_rgb(shape.style.fill))
+        if shape.style.stroke is not None:
+            if shape.style.dash:
+                steps = max(12, round(2 * math.pi * r / 4))
+                ring = [(x + r * math.cos(2 * math.pi * k / steps), y + r * math.sin(2 * math.pi * k / steps))
+                        for k in range(steps)]
+                _line(draw, ring, shape.style, closed=True)
+            else:
+                draw.ellipse(box, outline=_rgb(shape.style.stroke), width=max(1, round(shape.style.width * SUPERSAMPLE)))
+    else:
+        _text(draw, shape)
+
+
+def _text(draw: ImageDraw.ImageDraw, shape: Text) -> None:
+    font = _font(max(1, round(shape.size * SUPERSAMPLE)), shape.bold)
+    anchor = {"middle": "mm", "start": "lm", "end": "rm"}.get(shape.anchor, "mm")
+    colour = _rgb(shape.fill)
+    at = (shape.at[0] * SUPERSAMPLE, shape.at[1] * SUPERSAMPLE)
+    text = _spelt(shape.text, shape.bold)
+    if shape.bold and font_file(True) is None:
+        draw.text(at, text, font=font, fill=colour, anchor=anchor, stroke_width=1, stroke_fill=colour)
+    else:
+        draw.text(at, text, font=font, fill=colour, anchor=anchor)
+
+
+def to_png(scene: Scene) -> bytes:
+    """The scene as PNG bytes, ``scene.width`` x ``scene.height`` pixels,
+    palette colour; deterministic for a given Pillow version."""
+    big = Image.new("RGB", (scene.width * SUPERSAMPLE, scene.height * SUPERSAMPLE), _rgb(scene.background))
+    draw = ImageDraw.Draw(big)
+    for shape in scene.shapes:
+        _paint(draw, shape)
+    small = big.resize((scene.width, scene.height), Image.Resampling.BOX)
+    image = small.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=6)
+    return out.getvalue()

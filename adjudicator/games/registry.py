@@ -1,0 +1,51 @@
+"""The registry of game modules: the only way the service reaches a game.
+
+Each entry names a game package and how to build its module for a
+variant name; packages are imported on first use, so commands that touch
+no game load none.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import import_module
+from typing import Callable
+
+from adjudicator.games.base import GameModule, UnknownGame
+
+# The sealed-play and turn-based games, by variant name and alias: module
+# path and the name of the class built without arguments.
+_NAMED: dict[str, tuple[str, str]] = {
+    "1848": ("adjudicator.games.revolution1848", "Revolution1848"),
+}
+
+
+def _diplomacy(variant: str) -> GameModule:
+    from adjudicator.games.diplomacy.core.mapdata import MapError
+    from adjudicator.games.diplomacy.module import DiplomacyGame
+
+    try:
+        return DiplomacyGame.for_variant(variant)
+    except MapError as error:
+        raise UnknownGame(str(error)) from None
+
+
+@cache
+def _named(path: str, name: str) -> Callable[[], GameModule]:
+    factory: Callable[[], GameModule] = getattr(import_module(path), name)
+    return factory
+
+
+def game_module(variant: str) -> GameModule:
+    """The module for ``variant`` (a registered game such as ``1848``, or a
+    Diplomacy map name such as ``standard`` or ``30jk``); raises
+    ``UnknownGame`` naming the variant otherwise."""
+    entry = _NAMED.get(variant.lower())
+    if entry is not None:
+        return _named(*entry)()
+    return _diplomacy(variant)
+
+
+def registered() -> tuple[str, ...]:
+    """The variant names registered besides Diplomacy maps."""
+    return tuple(_NAMED)
