@@ -71,3 +71,21 @@ def test_durations_read_and_print() -> None:
     for bad in ("", "12", "h", "0s", "3x"):
         with pytest.raises(ValueError):
             parse_duration(bad)
+
+
+def test_the_catalogue_is_one_across_its_files_and_refuses_a_key_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from adjudicator.service import render
+
+    (tmp_path / "texts").mkdir()
+    (tmp_path / "texts.toml").write_text('[a]\nde = "A"\nen = "A"\n', encoding="utf-8")
+    (tmp_path / "texts" / "game.toml").write_text('[b]\nde = "Be"\nen = "Bee"\n', encoding="utf-8")
+    monkeypatch.setattr(render, "data_dir", lambda name: tmp_path)
+    render.catalogue.cache_clear()
+    try:
+        assert render.catalogue()["b"] == {"de": "Be", "en": "Bee"} and "a" in render.catalogue()
+        (tmp_path / "texts" / "other.toml").write_text('[a]\nde = "X"\nen = "X"\n', encoding="utf-8")
+        render.catalogue.cache_clear()
+        with pytest.raises(render.CatalogueError, match="'a' is in texts.toml and other.toml"):
+            render.catalogue()
+    finally:
+        render.catalogue.cache_clear()

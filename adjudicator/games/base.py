@@ -62,6 +62,22 @@ class OrderCheck:
     missing: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class TurnPhase:
+    """A phase that belongs to some seats, not to everyone at a deadline.
+
+    ``seats`` must each answer (one seat for a turn; every voter for a
+    vote); the phase resolves the moment the last of them has an accepted
+    order, with no deadline or READY needed, and the service then asks the
+    module again who acts next.  ``kind`` is the key of the deadline rules
+    for this phase (``action``, ``vote``, a game's own word); when the
+    deadline passes, seats that did not answer get ``pass_order`` or, where
+    that is None, the rules' default inside ``resolve``."""
+
+    seats: tuple[str, ...]
+    kind: str
+
+
 @dataclass(frozen=True)
 class Resolution:
     """The outcome of one phase.
@@ -78,6 +94,10 @@ class Resolution:
     winner: str | None = None
     draw: str | None = None
     eliminated: tuple[str, ...] = ()
+    undoable: bool = False
+    """True when this resolution revealed nothing secret and used no
+    randomness, so the acting seat may take it back (``UNDO``) until the
+    next seat has acted."""
 
 
 class PositionEdits(Protocol):
@@ -196,3 +216,43 @@ class GameModule(Protocol):
     def position_edits(self) -> PositionEdits | None:
         """The GM's position edits of this game, or None when it has none."""
         ...  # pragma: no cover
+
+    def turn(self, state: JSON) -> TurnPhase | None:
+        """Who must act in a turn phase, or None for a simultaneous phase
+        (everyone orders; the deadline or the last READY resolves)."""
+        ...  # pragma: no cover
+
+    def actions_now(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
+        """The actions ``power`` can take now, one line each in ``language``
+        (for its "your turn" mail); empty when it has nothing to do."""
+        ...  # pragma: no cover
+
+    def pass_order(self, state: JSON, power: str) -> str | None:
+        """The order line with which ``power`` passes now (a standing
+        ``PASS``, a deadline's default), or None when it cannot pass."""
+        ...  # pragma: no cover
+
+    def round_key(self, state: JSON) -> str:
+        """A name of the current round: a standing ``PASS`` lasts while it
+        stays the same."""
+        ...  # pragma: no cover
+
+
+class SimultaneousPhases:
+    """The turn methods of a game whose phases are all simultaneous."""
+
+    def turn(self, state: JSON) -> TurnPhase | None:
+        """None: every phase is ordered by everyone at once."""
+        return None
+
+    def actions_now(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
+        """Nothing: simultaneous games send no "your turn" mail."""
+        return ()
+
+    def pass_order(self, state: JSON, power: str) -> str | None:
+        """None: a missing order takes the rules' default."""
+        return None
+
+    def round_key(self, state: JSON) -> str:
+        """The phase is the round."""
+        return str(state.get("phase", ""))

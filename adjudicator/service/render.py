@@ -32,12 +32,29 @@ _MONTHS = {
 }
 
 
+class CatalogueError(ValueError):
+    """Two catalogue files define the same key."""
+
+
 @cache
 def catalogue() -> dict[str, dict[str, str]]:
-    """Every catalogue entry: key -> language -> text (``str.format`` fields)."""
-    with open(data_dir("templates") / "texts.toml", "rb") as handle:
-        data = tomllib.load(handle)
-    return {key: dict(value) for key, value in data.items()}
+    """Every catalogue entry: key -> language -> text (``str.format`` fields).
+
+    The one catalogue is ``templates/texts.toml`` plus every
+    ``templates/texts/*.toml`` (one file per game or area, read in name
+    order); a key defined twice raises ``CatalogueError`` naming both files."""
+    folder = data_dir("templates")
+    entries: dict[str, dict[str, str]] = {}
+    origin: dict[str, str] = {}
+    for path in [folder / "texts.toml", *sorted((folder / "texts").glob("*.toml"))]:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+        for key, value in data.items():
+            if key in entries:
+                raise CatalogueError(f"catalogue key {key!r} is in {origin[key]} and {path.name}")
+            entries[key] = dict(value)
+            origin[key] = path.name
+    return entries
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from adjudicator.games.diplomacy.core.mapdata import GameMap, load_map
 from adjudicator.games.diplomacy.core.model import PhaseKind
 from adjudicator.games.diplomacy.core.notation import parse_orders
 from adjudicator.games.diplomacy.core.reports import OrderReport
-from adjudicator.games.base import JSON, AcceptedOrder, GameSetupError, OrderCheck, OrderProblem, Resolution
+from adjudicator.games.base import JSON, SimultaneousPhases, AcceptedOrder, GameSetupError, OrderCheck, OrderProblem, Resolution
 from adjudicator.games.diplomacy.variants import rules_for
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,7 +31,7 @@ _KINDS = {PhaseKind.MOVEMENT: "movement", PhaseKind.RETREAT: "retreat", PhaseKin
 
 
 @dataclass(frozen=True)
-class DiplomacyGame:
+class DiplomacyGame(SimultaneousPhases):
     """The game module of one Diplomacy map."""
 
     game_map: GameMap

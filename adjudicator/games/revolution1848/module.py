@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from adjudicator.games.base import JSON, AcceptedOrder, GameSetupError, OrderCheck, OrderProblem, Resolution
+from adjudicator.games.base import JSON, SimultaneousPhases, AcceptedOrder, GameSetupError, OrderCheck, OrderProblem, Resolution
 from adjudicator.games.revolution1848 import actions, military
 from adjudicator.games.revolution1848.cards import CardData, CardDataError, card_data_from_overlay
 from adjudicator.games.revolution1848.cards import overlay_from_options
@@ -41,7 +41,7 @@ _ALIASES = {"a": "A", "b": "B", "spieler a": "A", "spieler b": "B", "player a": 
 
 
 @dataclass(frozen=True)
-class Revolution1848:
+class Revolution1848(SimultaneousPhases):
     """The game module of 1848 (see the module docstring)."""
 
     variant: str = VARIANT

@@ -1,0 +1,43 @@
+"""Verifiable randomness: events follow from the seed and counter alone,
+and a changed result or seed is found out."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, strategies as st
+
+from adjudicator.games.randomness import RandomEvent, choose, recompute, roll, seed_digest, shuffle
+
+
+@given(st.text(min_size=1, max_size=40), st.integers(min_value=0, max_value=10_000), st.integers(min_value=1, max_value=100))
+def test_a_roll_is_a_function_of_seed_and_counter_and_stays_in_range(seed: str, counter: int, sides: int) -> None:
+    event = roll(seed, counter, sides, "W", count=3)
+    assert event == roll(seed, counter, sides, "W", count=3)
+    assert all(1 <= value <= sides for value in event.result) and len(event.result) == 3
+    assert recompute(seed, RandomEvent.from_json(event.to_json())) == event
+
+
+@given(st.lists(st.text(max_size=5), max_size=30), st.integers(min_value=0, max_value=1000))
+def test_a_shuffle_is_a_permutation(items: list[str], counter: int) -> None:
+    event = shuffle("seed", counter, items)
+    assert sorted(event.result) == sorted(items)
+    assert recompute("seed", event) == event
+
+
+def test_a_tampered_result_or_a_wrong_seed_does_not_recompute() -> None:
+    event = roll("geheim", 7, 20, "W20")
+    forged = replace(event, result=(event.result[0] % 20 + 1,))
+    assert recompute("geheim", forged) != forged
+    assert any(recompute("anders", roll("geheim", n, 20)) != roll("geheim", n, 20) for n in range(10))
+
+
+def test_every_face_of_a_die_comes_up_and_choices_are_distinct() -> None:
+    faces = {roll("s", n, 6).result[0] for n in range(200)}
+    assert faces == {1, 2, 3, 4, 5, 6}
+    chosen = choose("s", 1, [str(i) for i in range(10)], count=4).result
+    assert len(set(chosen)) == 4
+
+
+def test_the_published_digest_is_sha256_of_the_seed() -> None:
+    assert seed_digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
