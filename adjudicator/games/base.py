@@ -100,6 +100,25 @@ class Resolution:
     next seat has acted."""
 
 
+@dataclass(frozen=True)
+class DataFile:
+    """A table of game data the rule text does not give (a card list, a
+    board) that a GM supplies as a TOML file.
+
+    The supplied text travels in the game's options as ``data.<name>``
+    (the service puts it there from a GM's mail attachment or from the
+    operator's data folder; no command reads a server path).  ``template``
+    is the file a GM fills in (every unknown value marked), ``check`` lists
+    what is wrong with a supplied text (empty: usable), ``required`` says
+    that a game cannot start without it unless the stand-in data set is
+    chosen (option ``data=standin``; every report then says so)."""
+
+    name: str
+    template: Callable[[], str]
+    check: Callable[[str], tuple[str, ...]]
+    required: bool = True
+
+
 class PositionEdits(Protocol):
     """A game master's edits of a board position (Diplomacy's units,
     centres, confessions); each returns a new state or raises
@@ -239,7 +258,12 @@ class GameModule(Protocol):
 
 
 class SimultaneousPhases:
-    """The turn methods of a game whose phases are all simultaneous."""
+    """The turn methods of a game whose phases are all simultaneous, and
+    no data files by default."""
+
+    def data_files(self) -> tuple[DataFile, ...]:
+        """None: everything the game needs is in its own data."""
+        return ()
 
     def turn(self, state: JSON) -> TurnPhase | None:
         """None: every phase is ordered by everyone at once."""
@@ -256,3 +280,8 @@ class SimultaneousPhases:
     def round_key(self, state: JSON) -> str:
         """The phase is the round."""
         return str(state.get("phase", ""))
+
+
+    def data_files(self) -> tuple[DataFile, ...]:
+        """The data files a GM may (or, where ``required``, must) supply."""
+        ...  # pragma: no cover
