@@ -256,6 +256,10 @@ class GameModule(Protocol):
         stays the same."""
         ...  # pragma: no cover
 
+    def data_files(self) -> tuple[DataFile, ...]:
+        """The data files a GM may (or, where ``required``, must) supply."""
+        ...  # pragma: no cover
+
 
 class SimultaneousPhases:
     """The turn methods of a game whose phases are all simultaneous, and
@@ -280,8 +284,3 @@ class SimultaneousPhases:
     def round_key(self, state: JSON) -> str:
         """The phase is the round."""
         return str(state.get("phase", ""))
-
-
-    def data_files(self) -> tuple[DataFile, ...]:
-        """The data files a GM may (or, where ``required``, must) supply."""
-        ...  # pragma: no cover
