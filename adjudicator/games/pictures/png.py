@@ -3,7 +3,11 @@ do not show SVG.
 
 The scene is painted at twice its size and scaled down (smooth edges),
 then reduced to a palette of at most 256 colours without dithering,
-which keeps a map picture small for mail.  Text is set in DejaVu Sans
+which keeps a map picture small for mail.  The palette is the median cut
+of every fourth pixel in each direction (the full picture would cost six
+times more for a palette that looks the same), and each text is set once
+per process as a mask and then only pasted (labels repeat in every
+picture of a map).  Text is set in DejaVu Sans
 (Debian's ``fonts-dejavu-core``, which the README's install commands
 bring); where that font is missing, Pillow's built-in font is used and
 text is spelt in ASCII (``Österreich`` -> ``Oesterreich``), as that font
@@ -16,7 +20,7 @@ from __future__ import annotations
 import io
 import math
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -146,16 +150,38 @@ def _paint(draw: ImageDraw.ImageDraw, shape: Shape) -> None:
         _text(draw, shape)
 
 
+_MASK_MARGIN = 4
+"""Room around a text's mask for strokes and glyphs that overhang their box."""
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, tuple[int, int]]:
+    """A text set once as a greyscale mask, with the offset from the anchor
+    point to the mask's top left corner."""
+    font = _font(size, bold)
+    spelt = _spelt(text, bold)
+    stroke = 1 if bold and font_file(True) is None else 0
+    left, top, right, bottom = font.getbbox(spelt, anchor=anchor, stroke_width=stroke)
+    width = int(right - left) + 2 * _MASK_MARGIN
+    height = int(bottom - top) + 2 * _MASK_MARGIN
+    mask = Image.new("L", (max(1, width), max(1, height)), 0)
+    origin = (_MASK_MARGIN - int(left), _MASK_MARGIN - int(top))
+    ImageDraw.Draw(mask).text(origin, spelt, font=font, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255)
+    return mask, (-origin[0], -origin[1])
+
+
 def _text(draw: ImageDraw.ImageDraw, shape: Text) -> None:
-    font = _font(max(1, round(shape.size * SUPERSAMPLE)), shape.bold)
     anchor = {"middle": "mm", "start": "lm", "end": "rm"}.get(shape.anchor, "mm")
-    colour = _rgb(shape.fill)
-    at = (shape.at[0] * SUPERSAMPLE, shape.at[1] * SUPERSAMPLE)
-    text = _spelt(shape.text, shape.bold)
-    if shape.bold and font_file(True) is None:
-        draw.text(at, text, font=font, fill=colour, anchor=anchor, stroke_width=1, stroke_fill=colour)
-    else:
-        draw.text(at, text, font=font, fill=colour, anchor=anchor)
+    mask, (dx, dy) = _text_mask(shape.text, max(1, round(shape.size * SUPERSAMPLE)), shape.bold, anchor)
+    x, y = round(shape.at[0] * SUPERSAMPLE) + dx, round(shape.at[1] * SUPERSAMPLE) + dy
+    draw.bitmap((x, y), mask, fill=_rgb(shape.fill))
+
+
+def _palette(image: Image.Image) -> Image.Image:
+    """At most 256 colours for ``image``: the median cut of a sample of its
+    pixels (every fourth in each direction, taken as they are)."""
+    sample = image.resize((max(1, image.width // 4), max(1, image.height // 4)), Image.Resampling.NEAREST)
+    return sample.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
 def to_png(scene: Scene) -> bytes:
@@ -165,8 +191,8 @@ def to_png(scene: Scene) -> bytes:
     draw = ImageDraw.Draw(big)
     for shape in scene.shapes:
         _paint(draw, shape)
-    small = big.resize((scene.width, scene.height), Image.Resampling.BOX)
-    image = small.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    small = big.reduce(SUPERSAMPLE)
+    image = small.quantize(palette=_palette(small), dither=Image.Dither.NONE)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=6)
     return out.getvalue()
