@@ -49,7 +49,8 @@ try:
 except ImportError:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from adjudicator.games.diplomacy.contract import case_from_json, run_case  # noqa: E402
-from adjudicator.games.diplomacy.core.engine import adjudicate  # noqa: E402
+from adjudicator.games.diplomacy.core.engine import adjudicate, adjudicate_parsed  # noqa: E402
+from adjudicator.games.diplomacy.core.reports import parse_power_orders  # noqa: E402
 
 _IMPORT_SECONDS = time.perf_counter() - _T_START
 
@@ -335,6 +336,14 @@ def mila_process(game: Any, orders: list[tuple[str, list[str]]]) -> None:
     game.process()
 
 
+def mila_ordered(diplomacy: Any, position: Position, orders: list[tuple[str, list[str]]]) -> Any:
+    """A MILA game set up with the position and every power's orders set."""
+    game = mila_setup(diplomacy, position)
+    for power, texts in orders:
+        game.set_orders(power, texts)
+    return game
+
+
 def mila_outcome(diplomacy: Any, position: Position) -> Outcome:
     game = mila_setup(diplomacy, position)
     for power, texts in mila_orders(position):
@@ -403,6 +412,10 @@ def main(argv: list[str] | None = None) -> int:
             "core": time_calls(
                 lambda c=parsed: adjudicate(c.game_map, c.position, c.orders), args.repeat, args.warmup
             ),
+            "resolve": time_calls(
+                lambda c=parsed, lines=parse_power_orders(parsed.game_map, parsed.orders, parsed.position.phase.kind):
+                adjudicate_parsed(c.game_map, c.position, lines), args.repeat, args.warmup
+            ),
         }
 
     # Peak memory of one mid-game run_case (caches already warm), untimed.
@@ -448,11 +461,19 @@ def main(argv: list[str] | None = None) -> int:
                 args.repeat,
                 args.warmup,
             )
+            figures[position.name]["process"] = time_with_setup(
+                lambda position=position, orders=orders: mila_ordered(diplomacy, position, orders),
+                lambda game: game.process(),
+                args.repeat,
+                args.warmup,
+            )
 
     labels = {
         "run_case": "adjudicator run_case (validate + parse + adjudicate + output)",
         "core": "adjudicator core adjudicate() (parse + adjudicate)",
+        "resolve": "adjudicator core on parsed orders (legality + resolution)",
         "diplomacy": f"diplomacy {mila_version} set_orders + process()",
+        "process": f"diplomacy {mila_version} process() alone",
     }
     print()
     print(f"{'position':<30} {'engine':<63} {'median':>12} {'p90':>12} {'min':>12} {'runs':>6}")
@@ -512,6 +533,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, sort_keys=True))
 
     if speedups is not None and all(p.name in speedups for p in POSITIONS):
+        core = {p.name: figures[p.name]["process"].median / figures[p.name]["resolve"].median for p in POSITIONS}
+        print(f"core alone vs diplomacy process(): opening {core['opening']:.1f}x, midgame {core['midgame']:.1f}x"
+              " (goal: 10x)")
         print(f"speedup vs diplomacy: opening {speedups['opening']:.1f}x, midgame {speedups['midgame']:.1f}x")
     elif diplomacy is not None:
         print("speedup vs diplomacy: not measured (diplomacy failed on a position)")

@@ -155,7 +155,7 @@ async def _send_one(client: aiosmtplib.SMTP, settings: SmtpSettings, mail: Outbo
     """Hand one mail over; returns the refused recipients (when the
     server took it for the others), raises when the server did not take it."""
     options: list[str] = []
-    if any(byte > 0x7F for byte in mail.message) and client.supports_extension("8bitmime"):
+    if not mail.message.isascii() and client.supports_extension("8bitmime"):
         options.append("BODY=8BITMIME")
     refused, _ = await client.sendmail(settings.envelope_from, list(mail.recipients), mail.message,
                                        mail_options=options)

@@ -67,9 +67,20 @@ def adjudicate(
     ``options`` are the game's variant options (30JK: ``confessions``).
     Nothing is read from outside the arguments.
     """
+    parsed = parse_power_orders(game_map, orders, position.phase.kind)
+    return adjudicate_parsed(game_map, position, parsed, options)
+
+
+def adjudicate_parsed(
+    game_map: GameMap,
+    position: Position,
+    parsed: dict[str, list[ParsedLine]],
+    options: Mapping[str, Any] | None = None,
+) -> PhaseResult:
+    """``adjudicate`` for orders already parsed (``parse_power_orders``):
+    legality, resolution and the next position, without reading a text."""
     rules = rules_for(game_map)
     options = options or {}
-    parsed = parse_power_orders(game_map, orders, position.phase.kind)
     powers = [p for p in game_map.powers if p in parsed] + [p for p in parsed if p not in game_map.powers]
     board = Board(game_map, rules, position.units)
     if position.phase.kind is PhaseKind.MOVEMENT:

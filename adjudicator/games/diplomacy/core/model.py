@@ -43,11 +43,11 @@ class Unit:
     power: str
     kind: UnitType
     location: Location
+    province: str = field(init=False, repr=False, compare=False)
+    """The province the unit stands in (``location`` without its coast)."""
 
-    @property
-    def province(self) -> str:
-        """The province the unit stands in."""
-        return province_of(self.location)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "province", province_of(self.location))
 
     def __str__(self) -> str:
         return f"{self.kind.value} {self.location}"
