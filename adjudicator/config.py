@@ -98,11 +98,13 @@ class Config:
     Relative paths are resolved against the folder of the configuration
     file, or the working directory when there is none.  ``deadlines`` maps
     phase kinds to their default length in seconds; ``poll_interval`` and
-    ``retry_base`` are seconds.
+    ``retry_base`` are seconds.  ``database_url`` (``[database] url``), when
+    set, names a PostgreSQL database used instead of the SQLite file.
     """
 
     default_variant: str = "standard"
     database: Path = Path("var/adjudicator.sqlite3")
+    database_url: str = ""
     address: str = "judge@localhost"
     name: str = "Adjudicator"
     language: str = "de"
@@ -116,6 +118,11 @@ class Config:
     deadlines: Mapping[str, int] = field(
         default_factory=lambda: {"movement": 72 * 3600, "retreat": 24 * 3600, "adjustment": 24 * 3600, "play": 48 * 3600}
     )
+
+    @property
+    def store_target(self) -> Path | str:
+        """The database the judge opens: the PostgreSQL URL when one is set, else the SQLite file."""
+        return self.database_url or self.database
 
     @property
     def loop_id(self) -> str:
@@ -182,6 +189,13 @@ def _zone(value: Any) -> str:
     return text
 
 
+def _postgres_url(value: Any) -> str:
+    text = _nonempty(value)
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise ValueError("must be a PostgreSQL URL such as postgresql://judge@db.example.org/adjudicator")
+    return text
+
+
 def _variant(value: Any) -> str:
     text = _string(value)
     try:
@@ -205,7 +219,9 @@ def _server_keys(section: str, kinds: tuple[str, ...], user: Check) -> dict[str,
 # section -> key -> (field path, check)
 _SCHEMA: dict[str, dict[str, tuple[str, Check]]] = {
     "rules": {"default_variant": ("default_variant", _variant)},
-    "database": {"path": ("database", _nonempty)},
+    "database": {
+        "path": ("database", _nonempty), "url": ("database_url", _postgres_url), "url_env": ("database_url", _nonempty),
+    },
     "judge": {
         "address": ("address", _address),
         "name": ("name", _nonempty),
@@ -257,10 +273,12 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
             target, check = entry
             try:
                 checked = check(value)
-                if key.endswith("password_env"):
+                if key.endswith("_env"):
                     if checked not in environ:
                         raise ValueError(f"the environment variable {checked} is not set")
                     checked = environ[checked]
+                    if key == "url_env":
+                        checked = _postgres_url(checked)
             except ValueError as error:
                 raise ConfigError(f"{where}: {section}.{key}: {error}") from None
             config = _apply(config, target, checked)

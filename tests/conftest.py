@@ -5,17 +5,52 @@ loopback for the whole session (see tests/mailserver.py); `mail_users`
 makes fresh mailboxes for one test.  Without the dovecot binary the mail
 tests are skipped on a developer's machine but fail in CI (CI set), so the
 end-to-end tests are never lost silently.
+
+Databases: `postgres_server` is one private PostgreSQL server for the whole
+session (see tests/postgres.py); `database_target` is a fresh, empty
+database of each backend in turn (an SQLite file path, then a PostgreSQL
+URL), so a test that takes it runs against both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 if TYPE_CHECKING:
     from tests.mailserver import MailServer, MailUser
+    from tests.postgres import PostgresServer
+
+
+@pytest.fixture(scope="session")
+def postgres_server(request: pytest.FixtureRequest) -> Iterator[PostgresServer]:
+    from tests.postgres import PostgresServer, require_postgres
+
+    server = PostgresServer(require_postgres())
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+        if request.session.testsfailed:
+            print(f"postgres_server: the data folder and log are kept in {server.folder}")
+        else:
+            server.cleanup()
+
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=BACKENDS)
+def database_target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """A fresh database: an SQLite file (not yet created), then a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return tmp_path / "var" / "judge.sqlite3"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return server.new_database()
 
 
 @pytest.fixture(scope="session")

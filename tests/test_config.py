@@ -49,6 +49,7 @@ def test_paths_are_relative_to_the_file(tmp_path: Path) -> None:
         ('[service]\npoll_interval = -1\n', "service.poll_interval: must be a positive number"),
         ('[deadlines]\nmovement = "soon"\n', "deadlines.movement: 'soon' is not a duration"),
         ('[postgres]\nurl = "x"\n', "unknown section [postgres]"),
+        ('[database]\nurl = "mysql://db/judge"\n', "database.url: must be a PostgreSQL URL"),
         ('[judge\n', "not valid TOML"),
     ],
 )
@@ -63,6 +64,16 @@ def test_secrets_come_from_the_environment(tmp_path: Path) -> None:
     assert load_config(path, environ={"JUDGE_PW": "geheim"}).mailbox.password == "geheim"
     with pytest.raises(ConfigError, match="mailbox.password_env: the environment variable JUDGE_PW is not set"):
         load_config(path, environ={})
+
+
+def test_a_postgresql_database_is_named_by_url_or_from_the_environment(tmp_path: Path) -> None:
+    assert load_config(None).store_target == Path.cwd() / "var" / "adjudicator.sqlite3"
+    url = "postgresql://judge:pw@db.example.org/adjudicator"
+    assert load_config(write(tmp_path, f'[database]\nurl = "{url}"\n')).store_target == url
+    path = write(tmp_path, '[database]\nurl_env = "JUDGE_DB"\n')
+    assert load_config(path, environ={"JUDGE_DB": url}).store_target == url
+    with pytest.raises(ConfigError, match="database.url_env: must be a PostgreSQL URL"):
+        load_config(path, environ={"JUDGE_DB": "/var/judge.sqlite3"})
 
 
 def test_durations_read_and_print() -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import email
 import email.policy
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -251,8 +250,7 @@ def orders_of(report: str, power: str) -> list[str]:
 
 
 def player_rows(table: Table) -> list[tuple[object, ...]]:
-    with sqlite3.connect(table.config.database) as db:
-        return list(db.execute("SELECT * FROM players"))
+    return list(table.store.connection.execute("SELECT * FROM players"))
 
 
 # --- 1. Sign-on -------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The judge's database: migrations, incoming mail stored once before it is
-read, and the durable outbox."""
+read, and the durable outbox.  Every test that takes ``database_target``
+runs against SQLite and against a real PostgreSQL server."""
 
 from __future__ import annotations
 
@@ -9,35 +10,36 @@ from pathlib import Path
 import pytest
 
 from adjudicator.service.store import MIGRATIONS, Store, StoreError, content_hash
+from tests.conftest import BACKENDS
 
 MAIL = b"From: spieler@example.org\r\nMessage-ID: <1@example.org>\r\nSubject: Befehle\r\n\r\nA Aug H\r\n"
 OTHER = b"From: spieler@example.org\r\nMessage-ID: <2@example.org>\r\n\r\nA BFre H\r\n"
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store(tmp_path / "var" / "judge.sqlite3")
+def store(database_target: Path | str) -> Store:
+    return Store(database_target)
 
 
-def test_a_new_database_is_migrated_and_reopened(tmp_path: Path) -> None:
-    path = tmp_path / "judge.sqlite3"
-    first = Store(path)
+def test_a_new_database_is_migrated_and_reopened(database_target: Path | str) -> None:
+    first = Store(database_target)
     assert first.schema_version == len(MIGRATIONS)
     first.save_inbound(MAIL, "pipe:1", "2026-11-30T10:00:00+00:00")
     first.close()
-    again = Store(path)
-    assert again.schema_version == len(MIGRATIONS)
+    again = Store(database_target)
+    assert again.schema_version == len(MIGRATIONS) and again.backend in BACKENDS
     assert [m.source for m in again.pending_inbound()] == ["pipe:1"]
-    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    if isinstance(database_target, Path):
+        assert sqlite3.connect(database_target).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-def test_a_database_from_a_newer_judge_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "judge.sqlite3"
-    Store(path).close()
-    with sqlite3.connect(path) as db:
+def test_a_database_from_a_newer_judge_is_refused(database_target: Path | str) -> None:
+    opened = Store(database_target)
+    with opened.transaction() as db:
         db.execute("INSERT INTO schema_version (version) VALUES (?)", (len(MIGRATIONS) + 1,))
+    opened.close()
     with pytest.raises(StoreError, match="newer than this judge"):
-        Store(path)
+        Store(database_target)
 
 
 def test_an_unusable_path_is_named(tmp_path: Path) -> None:
@@ -94,9 +96,8 @@ def test_outbox_retries_until_sent(store: Store) -> None:
     assert [m.id for m in later] == [first] and later[0].attempts == 1 and later[0].last_error == "421 try later"
 
 
-def test_two_connections_write_the_same_file(tmp_path: Path) -> None:
-    path = tmp_path / "judge.sqlite3"
-    service, operator = Store(path), Store(path)
+def test_two_connections_write_the_same_database(database_target: Path | str) -> None:
+    service, operator = Store(database_target), Store(database_target)
     service.save_inbound(MAIL, "imap:1:1", "now")
     operator.save_inbound(OTHER, "pipe:1", "now")
     assert [m.seq for m in service.pending_inbound()] == [1, 2]
@@ -113,3 +114,9 @@ def test_the_sql_avoids_what_postgresql_does_not_accept() -> None:
         assert all(word.lower() not in s.lower() for s in statements), word
         assert word.lower() not in text.lower(), word
     assert all("PRAGMA" not in s for s in statements)
+
+
+def test_an_unreachable_postgresql_server_is_named_without_its_password() -> None:
+    with pytest.raises(StoreError) as refused:
+        Store("postgresql://judge:s3cret@127.0.0.1:1/adjudicator")
+    assert "judge@127.0.0.1:1/adjudicator" in str(refused.value) and "s3cret" not in str(refused.value)

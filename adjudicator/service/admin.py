@@ -33,7 +33,7 @@ def open_store(args: argparse.Namespace, stderr: TextIO) -> Store | None:
     """The configured database, or None after saying on ``stderr`` why it
     cannot be used (the command then exits with ``EX_TEMPFAIL``)."""
     try:
-        return Store(args.config.database)
+        return Store(args.config.store_target)
     except StoreError as error:
         print(f"adjudicator {args.command}: {error}", file=stderr)
         return None
@@ -183,7 +183,7 @@ def command_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stder
         return EX_TEMPFAIL
     config = args.config
     judge = Judge(config, store, make_transport(config))
-    print(f"adjudicator serve: database {config.database}, mailbox {config.mailbox.kind} "
+    print(f"adjudicator serve: database {store.name}, mailbox {config.mailbox.kind} "
           f"{config.mailbox.path if config.mailbox.kind == 'maildir' else config.mailbox.host}, "
           f"outgoing {config.smtp.kind} {config.smtp.path if config.smtp.kind == 'maildir' else config.smtp.host}",
           file=stderr, flush=True)

@@ -103,7 +103,7 @@ def _post(inbox: Path, raw: bytes) -> None:
 async def play(config: Config, script: Script = THIRTY_YEARS, deadline_seconds: int = 4) -> list[str]:
     """Play ``script`` with ``config`` (Maildir in and out); returns the
     phases the game went through."""
-    store = Store(config.database)
+    store = Store(config.store_target)
     judge = Judge(config, store, make_transport(config))
     options = {f"deadline.{kind}": deadline_seconds for kind in ("movement", "retreat", "adjustment")}
     if store.game(script.game) is None:

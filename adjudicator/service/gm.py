@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
@@ -33,7 +32,7 @@ from adjudicator.resources import grammar_path
 from adjudicator.service.auth import hash_password
 from adjudicator.service.notify import queue_notice
 from adjudicator.service.render import Texts
-from adjudicator.service.store import GameRecord, PlayerRecord, Store, Submission
+from adjudicator.service.store import Connection, GameRecord, PlayerRecord, Store, Submission
 from adjudicator.service.turns import (
     ACTIVE,
     FINISHED,
@@ -208,7 +207,7 @@ class GmContext:
     the hook for order lines that follow (``GM ORDERS``)."""
 
     store: Store
-    db: sqlite3.Connection
+    db: Connection
     config: Config
     now: datetime
     actor: str

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hmac
 import logging
-import sqlite3
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -35,7 +34,7 @@ from adjudicator.service.auth import check_password, hash_password
 from adjudicator.service.notify import queue, queue_notice, reply_subject
 from adjudicator.service.press import read_request, send_press
 from adjudicator.service.render import Texts, render
-from adjudicator.service.store import GameRecord, InboundMail, PlayerRecord, Store, Submission
+from adjudicator.service.store import Connection, GameRecord, InboundMail, PlayerRecord, Store, Submission
 from adjudicator.service.turns import ACTIVE, FINISHED, FORMING, end_by_agreement, start_game
 
 log = logging.getLogger(__name__)
@@ -162,7 +161,7 @@ def _header(message: Message, name: str) -> str:
 class _Session:
     """The commands of one mail, carried out in order."""
 
-    def __init__(self, store: Store, db: sqlite3.Connection, config: Config, sender: str, now: datetime) -> None:
+    def __init__(self, store: Store, db: Connection, config: Config, sender: str, now: datetime) -> None:
         self.store, self.db, self.config, self.sender, self.now = store, db, config, sender, now
         self.texts = Texts(config.language, config.time_zone)
         self.sections: list[Section] = []

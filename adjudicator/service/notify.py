@@ -5,7 +5,6 @@ reports is committed."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from email.utils import parseaddr
 from typing import Sequence
@@ -13,7 +12,7 @@ from typing import Sequence
 from adjudicator.config import Config
 from adjudicator.mail.compose import Attachment, clean_text, compose
 from adjudicator.service.render import Texts
-from adjudicator.service.store import GameRecord, Store
+from adjudicator.service.store import Connection, GameRecord, Store
 
 def reply_subject(original: str | None) -> str:
     """``Re: <original>`` (once), on one line with single spaces (``compose``
@@ -26,7 +25,7 @@ def reply_subject(original: str | None) -> str:
 
 def queue(
     store: Store,
-    db: sqlite3.Connection,
+    db: Connection,
     config: Config,
     to: str,
     subject: str,
@@ -71,7 +70,7 @@ def notice_text(config: Config, game: GameRecord, body: str, kind: str = "notice
 
 
 def queue_notice(
-    store: Store, db: sqlite3.Connection, config: Config, game: GameRecord, to: str, subject: str, body: str,
+    store: Store, db: Connection, config: Config, game: GameRecord, to: str, subject: str, body: str,
     now: datetime, kind: str = "notice",
 ) -> str:
     """Queue a notice about ``game`` (see ``notice_text``) to ``to``."""

@@ -13,14 +13,13 @@ game's history.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from adjudicator.config import Config
 from adjudicator.games import game_module
 from adjudicator.service.notify import queue_notice
 from adjudicator.service.render import Texts
-from adjudicator.service.store import GameRecord, Store
+from adjudicator.service.store import Connection, GameRecord, Store
 
 _ANONYMOUS = ("anon", "anonym", "anonymous", "grey", "grau")
 _TO = ("to", "an")
@@ -45,7 +44,7 @@ def read_request(words: str | None, broadcast_flag: str | None = None) -> tuple[
 
 
 def send_press(
-    store: Store, db: sqlite3.Connection, config: Config, now: datetime, game: GameRecord, sender: str,
+    store: Store, db: Connection, config: Config, now: datetime, game: GameRecord, sender: str,
     recipients_text: str | None, anonymous: bool, body: list[str], texts: Texts,
 ) -> list[str]:
     """Deliver one press message (see the module docstring); returns the

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from pathlib import Path
 from typing import Any, Iterator
+
+from adjudicator.service.backend import BackendError, connect, describe
+from adjudicator.service.backend import Connection as Connection  # the one connection type of the service
 
 # Each migration is a list of statements; never edit one that has shipped,
 # add a new one.
@@ -314,42 +316,47 @@ def _message_id(raw: bytes) -> str | None:
 
 
 class Store:
-    """The judge's SQLite database (one file), migrated on opening."""
+    """The judge's database, migrated on opening: an SQLite file (a path)
+    or a PostgreSQL database (a ``postgresql://`` URL)."""
 
-    def __init__(self, path: Path | str) -> None:
-        self.path = Path(path)
+    def __init__(self, target: Path | str) -> None:
+        self.target = target
+        self.name = describe(target)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.execute("PRAGMA busy_timeout=30000")
-        except (OSError, sqlite3.Error) as error:
-            raise StoreError(f"database {self.path}: {error}") from error
+            self._db = connect(target)
+        except BackendError as error:
+            raise StoreError(str(error)) from error
+        self.backend = self._db.backend
         self._migrate()
+
+    @property
+    def connection(self) -> Connection:
+        """The store's one connection (reads inside ``transaction()`` see its writes)."""
+        return self._db
 
     def close(self) -> None:
         """Close the connection."""
         self._db.close()
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> Iterator[Connection]:
         """One write transaction: committed on success, rolled back on error."""
-        self._db.execute("BEGIN IMMEDIATE")
+        self._db.begin()
         try:
             yield self._db
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._db.rollback()
             raise
-        self._db.execute("COMMIT")
+        self._db.commit()
 
     def _migrate(self) -> None:
         with self.transaction() as db:
+            db.lock("schema")
             db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
             current = row[0] or 0
             if current > len(MIGRATIONS):
-                raise StoreError(f"database {self.path} has schema {current}, newer than this judge ({len(MIGRATIONS)})")
+                raise StoreError(f"database {self.name} has schema {current}, newer than this judge ({len(MIGRATIONS)})")
             for version, statements in enumerate(MIGRATIONS[current:], start=current + 1):
                 for statement in statements:
                     db.execute(statement)
@@ -369,6 +376,7 @@ class Store:
         identity = content_hash(raw)
         message_id = _message_id(raw)
         with self.transaction() as db:
+            db.lock("inbound")
             row = db.execute(
                 "SELECT id FROM inbound WHERE source = ? OR id = ? OR (message_id IS NOT NULL AND message_id = ?)",
                 (source, identity, message_id),
@@ -386,7 +394,7 @@ class Store:
         """A stored incoming mail by id (``KeyError`` when unknown)."""
         return self._inbound(self._db, mail_id)
 
-    def _inbound(self, db: sqlite3.Connection, mail_id: str) -> InboundMail:
+    def _inbound(self, db: Connection, mail_id: str) -> InboundMail:
         row = db.execute(
             "SELECT id, seq, source, message_id, received_at, raw, state, attempts, note FROM inbound WHERE id = ?",
             (mail_id,),
@@ -401,7 +409,7 @@ class Store:
         ids = [r[0] for r in self._db.execute("SELECT id FROM inbound WHERE state = 'new' ORDER BY seq")]
         return [self.inbound(i) for i in ids]
 
-    def finish_inbound(self, db: sqlite3.Connection, mail_id: str, state: str, note: str = "") -> None:
+    def finish_inbound(self, db: Connection, mail_id: str, state: str, note: str = "") -> None:
         """Mark a mail handled (inside the caller's transaction, together
         with everything its handling wrote)."""
         if state not in INBOUND_STATES or state == "new":
@@ -412,7 +420,7 @@ class Store:
 
     # --- outgoing mail -----------------------------------------------------------
 
-    def queue_mail(self, db: sqlite3.Connection, recipients: tuple[str, ...], message: bytes, now: str) -> str:
+    def queue_mail(self, db: Connection, recipients: tuple[str, ...], message: bytes, now: str) -> str:
         """Put a mail into the outbox (inside the caller's transaction);
         returns its id.  The same message bytes are queued once only."""
         identity = content_hash(message)
@@ -468,7 +476,7 @@ class Store:
     # Reads use the store's one connection, so inside ``transaction()`` they
     # see what the transaction wrote; writes take the transaction's ``db``.
 
-    def create_game(self, db: sqlite3.Connection, game: GameRecord, powers: tuple[str, ...]) -> None:
+    def create_game(self, db: Connection, game: GameRecord, powers: tuple[str, ...]) -> None:
         """Insert a new game and an open seat for each power."""
         db.execute(
             "INSERT INTO games (name, variant, options, language, time_zone, gm, status, phase, state, deadline,"
@@ -493,7 +501,7 @@ class Store:
         """Every game, by name."""
         return [_game(row) for row in self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY name")]
 
-    def update_game(self, db: sqlite3.Connection, game: GameRecord) -> None:
+    def update_game(self, db: Connection, game: GameRecord) -> None:
         """Write every field of a game but its name, variant and creation time."""
         db.execute(
             "UPDATE games SET status = ?, phase = ?, state = ?, deadline = ?, outcome = ?, options = ?, deadlines = ?,"
@@ -511,7 +519,7 @@ class Store:
         )
         return [PlayerRecord(*row) for row in rows]
 
-    def update_player(self, db: sqlite3.Connection, player: PlayerRecord) -> None:
+    def update_player(self, db: Connection, player: PlayerRecord) -> None:
         """Write a seat's address, password hash, status, joining time and lateness counters."""
         db.execute(
             "UPDATE players SET address = ?, password_hash = ?, status = ?, joined_at = ?, missed = ?, excused_used = ?"
@@ -536,7 +544,7 @@ class Store:
             )
         return result
 
-    def save_submission(self, db: sqlite3.Connection, entry: Submission) -> None:
+    def save_submission(self, db: Connection, entry: Submission) -> None:
         """Store a power's submission for a phase (a new one, or over the old one)."""
         db.execute(
             "INSERT INTO submissions (game, phase, power, orders, has_orders, ready, draw_vote, concede_to, updated_at)"
@@ -547,7 +555,7 @@ class Store:
              int(entry.draw_vote), entry.concede_to, entry.updated_at),
         )
 
-    def add_phase(self, db: sqlite3.Connection, entry: PhaseRecord) -> bool:
+    def add_phase(self, db: Connection, entry: PhaseRecord) -> bool:
         """Record a resolved phase; False (and nothing written) when that
         phase of that game was recorded before."""
         if db.execute("SELECT 1 FROM phases WHERE game = ? AND phase = ?", (entry.game, entry.phase)).fetchone():
@@ -573,7 +581,7 @@ class Store:
             for g, p, seq, st, o, r, text, trig, at in rows
         ]
 
-    def log(self, db: sqlite3.Connection, game: str, at: str, kind: str, detail: str) -> None:
+    def log(self, db: Connection, game: str, at: str, kind: str, detail: str) -> None:
         """Append a line to a game's log (sign-ons, resignations, votes' outcome)."""
         seq = _next_seq(db, "game_log", game)
         db.execute("INSERT INTO game_log (game, seq, at, kind, detail) VALUES (?, ?, ?, ?, ?)", (game, seq, at, kind, detail))
@@ -586,7 +594,7 @@ class Store:
 
     # --- game masters: audit trail, press, reminders, applicants, absences ---------
 
-    def add_audit(self, db: sqlite3.Connection, game: str, at: str, actor: str, command: str, detail: str) -> None:
+    def add_audit(self, db: Connection, game: str, at: str, actor: str, command: str, detail: str) -> None:
         """Record a game master's (or administrator's) change of a game."""
         seq = _next_seq(db, "audit", game)
         db.execute(
@@ -605,11 +613,11 @@ class Store:
         return [AuditEntry(g, seq, at, actor, command, detail, bool(reported))
                 for g, seq, at, actor, command, detail, reported in rows]
 
-    def mark_audit_reported(self, db: sqlite3.Connection, game: str) -> None:
+    def mark_audit_reported(self, db: Connection, game: str) -> None:
         """Every audit entry of ``game`` has been listed in a turn report."""
         db.execute("UPDATE audit SET reported = 1 WHERE game = ?", (game,))
 
-    def add_press(self, db: sqlite3.Connection, game: str, at: str, phase: str, sender: str, anonymous: bool,
+    def add_press(self, db: Connection, game: str, at: str, phase: str, sender: str, anonymous: bool,
                   recipients: tuple[str, ...], body: str) -> None:
         """Keep a press message in the game's history."""
         seq = _next_seq(db, "press", game)
@@ -631,14 +639,14 @@ class Store:
             "SELECT 1 FROM reminders_sent WHERE game = ? AND phase = ? AND kind = ?", (game, phase, kind)
         ).fetchone() is not None
 
-    def mark_reminder(self, db: sqlite3.Connection, game: str, phase: str, kind: str, at: str) -> None:
+    def mark_reminder(self, db: Connection, game: str, phase: str, kind: str, at: str) -> None:
         """Record that the reminder ``kind`` went out for this phase."""
         db.execute(
             "INSERT INTO reminders_sent (game, phase, kind, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
             (game, phase, kind, at),
         )
 
-    def add_applicant(self, db: sqlite3.Connection, game: str, address: str, password_hash: str, at: str) -> bool:
+    def add_applicant(self, db: Connection, game: str, address: str, password_hash: str, at: str) -> bool:
         """Put a player on the list for random power assignment; False when
         the address is on it already."""
         if db.execute("SELECT 1 FROM applicants WHERE game = ? AND address = ?", (game, address)).fetchone():
@@ -653,11 +661,11 @@ class Store:
                                 (game,))
         return [(address, password_hash) for address, password_hash in rows]
 
-    def clear_applicants(self, db: sqlite3.Connection, game: str) -> None:
+    def clear_applicants(self, db: Connection, game: str) -> None:
         """Empty the list of players waiting for a random power."""
         db.execute("DELETE FROM applicants WHERE game = ?", (game,))
 
-    def add_absence(self, db: sqlite3.Connection, game: str, power: str, first_day: str, last_day: str, at: str) -> None:
+    def add_absence(self, db: Connection, game: str, power: str, first_day: str, last_day: str, at: str) -> None:
         """Record a player's announced absence (days as YYYY-MM-DD)."""
         db.execute(
             "INSERT INTO absences (game, power, first_day, last_day, at) VALUES (?, ?, ?, ?, ?)"
@@ -671,7 +679,7 @@ class Store:
                                 (game,))
         return [(power, first, last) for power, first, last in rows]
 
-    def roll_back_phases(self, db: sqlite3.Connection, game: str, phase: str, at: str) -> PhaseRecord | None:
+    def roll_back_phases(self, db: Connection, game: str, phase: str, at: str) -> PhaseRecord | None:
         """Move the resolved phase ``phase`` and every later one of ``game``
         into the archive and clear their submissions; returns the record of
         ``phase`` (its ``state`` is the position to return to), or None when
@@ -692,7 +700,7 @@ class Store:
                 db.execute("DELETE FROM submissions WHERE game = ? AND phase = ?", (game, entry.phase))
         return target
 
-    def clear_ready(self, db: sqlite3.Connection, game: str, phase: str) -> None:
+    def clear_ready(self, db: Connection, game: str, phase: str) -> None:
         """Take back every READY of a phase (its orders stay)."""
         db.execute("UPDATE submissions SET ready = 0 WHERE game = ? AND phase = ?", (game, phase))
 
@@ -702,11 +710,15 @@ _GAME_COLUMNS = (
 )
 
 
-def _next_seq(db: sqlite3.Connection, table: str, game: str | None = None) -> int:
-    """The next sequence number of ``table`` (of one game's rows when given);
-    ``table`` is one of this module's own table names, never input."""
+def _next_seq(db: Connection, table: str, game: str | None = None) -> int:
+    """The next sequence number of ``table`` (of one game's rows when given),
+    taken under the lock of that sequence so that concurrent transactions on
+    PostgreSQL never take the same number; ``table`` is one of this module's
+    own table names, never input."""
     if game is None:
+        db.lock(f"seq:{table}")
         return int(db.execute(f"SELECT COALESCE(MAX(seq), 0) + 1 FROM {table}").fetchone()[0])
+    db.lock(f"seq:{table}:{game}")
     return int(db.execute(f"SELECT COALESCE(MAX(seq), 0) + 1 FROM {table} WHERE game = ?", (game,)).fetchone()[0])
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from html import escape
-import sqlite3
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
@@ -26,7 +25,7 @@ from adjudicator.games.base import GameModule, Resolution
 from adjudicator.mail.compose import Attachment
 from adjudicator.service.notify import queue, queue_notice
 from adjudicator.service.render import Texts, render
-from adjudicator.service.store import GameRecord, PhaseRecord, PlayerRecord, Store, Submission
+from adjudicator.service.store import Connection, GameRecord, PhaseRecord, PlayerRecord, Store, Submission
 
 FORMING, ACTIVE, FINISHED = "forming", "active", "finished"
 
@@ -45,7 +44,7 @@ def create_game(
     *,
     gm: str | None = None,
     seed: int | None = None,
-    db: sqlite3.Connection | None = None,
+    db: Connection | None = None,
     settings: Mapping[str, Any] | None = None,
 ) -> GameRecord:
     """Create a game whose seats are open for sign-on.  ``options`` are the
@@ -135,7 +134,7 @@ def next_weekly_time(now: datetime, times: list[str], time_zone: str, minimum: t
     return min(candidates).astimezone(timezone.utc)
 
 
-def start_game(store: Store, db: sqlite3.Connection, config: Config, game: GameRecord, now: datetime) -> GameRecord:
+def start_game(store: Store, db: Connection, config: Config, game: GameRecord, now: datetime) -> GameRecord:
     """Start a forming game (all seats taken, or the GM says START): players
     waiting for a random power get the open powers in a seeded random
     order, powers still open go into civil disorder, the first deadline is
@@ -218,7 +217,7 @@ def deadline_passed(store: Store, config: Config, name: str, phase: str, now: da
         return resolve_phase(store, db, config, name, phase, now, "deadline")
 
 
-def _grant_grace(store: Store, db: sqlite3.Connection, config: Config, game: GameRecord, now: datetime) -> bool:
+def _grant_grace(store: Store, db: Connection, config: Config, game: GameRecord, now: datetime) -> bool:
     grace = int(game.settings.get("grace", 0))
     if grace <= 0 or game.settings.get("grace_phase") == game.phase:
         return False
@@ -250,7 +249,7 @@ def _took_part(entry: Submission | None) -> bool:
 
 
 def resolve_phase(
-    store: Store, db: sqlite3.Connection, config: Config, name: str, phase: str, now: datetime, trigger: str
+    store: Store, db: Connection, config: Config, name: str, phase: str, now: datetime, trigger: str
 ) -> bool:
     """Resolve phase ``phase`` of game ``name`` if the game is still in it,
     inside the caller's transaction: store the result, count missed turns
@@ -306,7 +305,7 @@ def resolve_phase(
 
 
 def _count_missed_turns(
-    store: Store, db: sqlite3.Connection, game: GameRecord, acting: list[PlayerRecord], late: list[str]
+    store: Store, db: Connection, game: GameRecord, acting: list[PlayerRecord], late: list[str]
 ) -> list[str]:
     """Count each acting power's missed turns in a row; the powers that
     reach the game's limit go into civil disorder (returned)."""
@@ -371,7 +370,7 @@ def _outcome(game: GameRecord, module: GameModule, resolution: Resolution) -> st
 
 
 def end_by_agreement(
-    store: Store, db: sqlite3.Connection, config: Config, game: GameRecord, outcome: str, now: datetime
+    store: Store, db: Connection, config: Config, game: GameRecord, outcome: str, now: datetime
 ) -> GameRecord:
     """Finish a game with ``outcome`` (the players' unanimous vote, or the
     game master's decision) and tell everyone, in the caller's transaction."""

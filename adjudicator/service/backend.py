@@ -1,0 +1,203 @@
+"""The two database backends behind the store: SQLite (one file, the
+embedded default) and PostgreSQL (a server, for several judge instances).
+
+The service sees one type, `Connection`: ``execute`` takes SQL written with
+``?`` placeholders and translates it for the backend, ``lock`` serialises a
+named piece of work across every process on the database until the
+transaction ends, and ``begin``/``commit``/``rollback`` frame a write
+transaction.  SQLite's ``BEGIN IMMEDIATE`` already serialises every writer,
+so its ``lock`` does nothing; PostgreSQL takes a transaction-scoped advisory
+lock.  psycopg (``pip install '.[postgres]'``) is imported only when a
+PostgreSQL database is opened.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
+
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+class BackendError(RuntimeError):
+    """The database cannot be reached or used; the message names it (without a password)."""
+
+
+class Rows(Protocol):
+    """What ``execute`` returns: a cursor of either driver."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+def is_postgres_url(target: Path | str) -> bool:
+    """True when ``target`` names a PostgreSQL database (``postgresql://…``)."""
+    return isinstance(target, str) and urlsplit(target).scheme in POSTGRES_SCHEMES
+
+
+def sqlite_path(target: Path | str) -> Path:
+    """The file of an SQLite target: a path, or a ``sqlite:`` URL (``sqlite:relative/file``,
+    ``sqlite:///absolute/file``)."""
+    if isinstance(target, Path):
+        return target
+    if target.startswith("sqlite:"):
+        rest = target[len("sqlite:"):]
+        return Path(rest[2:] if rest.startswith("//") else rest)
+    return Path(target)
+
+
+def describe(target: Path | str) -> str:
+    """A name for the database fit for logs and errors: a PostgreSQL URL without its password."""
+    if not is_postgres_url(target):
+        return str(sqlite_path(target))
+    parts = urlsplit(str(target))
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    if parts.username:
+        host = f"{parts.username}@{host}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+@lru_cache(maxsize=1024)
+def _pyformat(sql: str) -> str:
+    """``?`` placeholders as psycopg's ``%s`` (a literal ``%`` doubled); the
+    store's SQL has no ``?`` inside string literals."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+def lock_key(name: str) -> int:
+    """A stable signed 64-bit advisory-lock key for ``name`` (the same in every process)."""
+    return int.from_bytes(hashlib.sha256(name.encode("utf-8")).digest()[:8], "big", signed=True)
+
+
+class Connection:
+    """One connection to the judge's database, of either backend."""
+
+    backend: str
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows:
+        """Run one statement (``?`` placeholders) and return its cursor."""
+        raise NotImplementedError
+
+    def lock(self, name: str) -> None:
+        """Hold the lock ``name`` until the current transaction ends; every
+        process on the database waits for it (PostgreSQL) or is already
+        kept out by the write transaction (SQLite)."""
+        raise NotImplementedError
+
+    def try_lock(self, name: str) -> bool:
+        """Take the lock ``name`` for the current transaction if nobody holds it; False otherwise."""
+        raise NotImplementedError
+
+    def begin(self) -> None:
+        """Start a write transaction."""
+        raise NotImplementedError
+
+    def commit(self) -> None:
+        """Commit the current transaction."""
+        self.execute("COMMIT")
+
+    def rollback(self) -> None:
+        """Roll the current transaction back."""
+        self.execute("ROLLBACK")
+
+    def close(self) -> None:
+        """Close the connection."""
+        raise NotImplementedError
+
+
+class SqliteConnection(Connection):
+    """SQLite in WAL mode, autocommit outside explicit transactions, writers
+    serialised by ``BEGIN IMMEDIATE``."""
+
+    backend = "sqlite"
+
+    def __init__(self, path: Path) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, timeout=30, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute("PRAGMA busy_timeout=30000")
+        except (OSError, sqlite3.Error) as error:
+            raise BackendError(f"database {path}: {error}") from error
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows:
+        """Run one statement on SQLite."""
+        return self._db.execute(sql, tuple(params))
+
+    def lock(self, name: str) -> None:
+        """Nothing to do: the write transaction holds the whole file."""
+
+    def try_lock(self, name: str) -> bool:
+        """Always True: the write transaction holds the whole file."""
+        return True
+
+    def begin(self) -> None:
+        """``BEGIN IMMEDIATE``: the write lock is taken at once."""
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def close(self) -> None:
+        """Close the file."""
+        self._db.close()
+
+
+class PostgresConnection(Connection):
+    """A psycopg 3 connection in autocommit mode outside explicit transactions."""
+
+    backend = "postgresql"
+
+    def __init__(self, url: str) -> None:
+        try:
+            import psycopg
+        except ImportError:
+            raise BackendError(
+                f"database {describe(url)}: the PostgreSQL driver is not installed (pip install '.[postgres]')"
+            ) from None
+        try:
+            self._db = psycopg.connect(url, autocommit=True, connect_timeout=30)
+        except psycopg.Error as error:
+            raise BackendError(f"database {describe(url)}: {error}".strip()) from None
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows:
+        """Run one statement on PostgreSQL (booleans are stored as 0/1, as on SQLite)."""
+        values = tuple(int(v) if isinstance(v, bool) else v for v in params)
+        cursor = self._db.cursor()
+        cursor.execute(_pyformat(sql) if values else sql, values or None)
+        return cursor
+
+    def lock(self, name: str) -> None:
+        """A transaction-scoped advisory lock: waits for any other holder."""
+        self.execute("SELECT pg_advisory_xact_lock(?)", (lock_key(name),))
+
+    def try_lock(self, name: str) -> bool:
+        """A transaction-scoped advisory lock, if free."""
+        return bool(self.execute("SELECT pg_try_advisory_xact_lock(?)", (lock_key(name),)).fetchone()[0])
+
+    def begin(self) -> None:
+        """``BEGIN`` (read committed: each statement sees what others committed before it)."""
+        self.execute("BEGIN")
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._db.close()
+
+
+def connect(target: Path | str) -> Connection:
+    """Open the database ``target``: a ``postgresql://`` URL, or an SQLite
+    file (a path or a ``sqlite:`` URL); ``BackendError`` names it when it cannot be opened."""
+    if is_postgres_url(target):
+        return PostgresConnection(str(target))
+    return SqliteConnection(sqlite_path(target))
