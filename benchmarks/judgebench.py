@@ -1,0 +1,213 @@
+"""What the service benchmarks share: a judge folder with a config, games
+whose seats are all taken, an SMTP sink on loopback that notes when each
+mail arrives, and ``adjudicator serve`` run as a child process whose CPU
+time and peak memory are read from /proc.
+
+Nothing here is a mock of the judge: the judge is the real one, started as
+an operator would start it; only the players' mailboxes are replaced by a
+sink that accepts everything.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from adjudicator.config import load_config  # noqa: E402
+from adjudicator.games import game_module  # noqa: E402
+from adjudicator.service.auth import hash_password  # noqa: E402
+from adjudicator.service.store import Store  # noqa: E402
+from adjudicator.service.turns import create_game, start_game  # noqa: E402
+
+PASSWORD = "bench-password"
+
+
+@dataclass
+class Sink:
+    """An SMTP server on loopback that accepts every mail and notes the
+    time it arrived and its size."""
+
+    arrivals: list[tuple[float, int]] = field(default_factory=list)
+    port: int = 0
+    _controller: Any = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def start(self) -> "Sink":
+        """Listen on a free loopback port."""
+        from aiosmtpd.controller import Controller
+
+        sink = self
+
+        class Handler:
+            async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+                with sink._lock:
+                    sink.arrivals.append((time.time(), len(envelope.content)))
+                return "250 OK"
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self._controller = Controller(Handler(), hostname="127.0.0.1", port=self.port)
+        self._controller.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop listening."""
+        if self._controller is not None:
+            self._controller.stop()
+
+    def count(self) -> int:
+        """Mails received so far."""
+        with self._lock:
+            return len(self.arrivals)
+
+    def times(self) -> list[float]:
+        """Arrival times, in order."""
+        with self._lock:
+            return sorted(t for t, _ in self.arrivals)
+
+    def sizes(self) -> list[int]:
+        """Sizes of the mails received, in bytes."""
+        with self._lock:
+            return [s for _, s in self.arrivals]
+
+
+def write_config(folder: Path, smtp_port: int, mailbox: str, *, poll: float = 1.0) -> Path:
+    """A config file for a judge in ``folder``: SQLite there, mail out to
+    the sink, mail in from ``mailbox`` (a TOML [mailbox] body)."""
+    path = folder / "judge.toml"
+    path.write_text(
+        f"""[judge]
+address = "judge@bench.test"
+language = "en"
+time_zone = "UTC"
+
+[mailbox]
+{mailbox}
+
+[smtp]
+kind = "smtp"
+host = "127.0.0.1"
+port = {smtp_port}
+tls = "none"
+
+[service]
+poll_interval = {poll}
+retry_base = 5
+
+[database]
+path = "{folder / 'judge.sqlite3'}"
+""",
+        encoding="utf-8",
+    )
+    return path
+
+
+def seat_games(config_path: Path, games: int, *, standard_share: float = 0.7,
+               deadline: datetime | None = None) -> dict[str, list[str]]:
+    """Create ``games`` active games (``standard_share`` of them standard,
+    the rest 30JK) with every seat taken by ``<game>-<n>@bench.test``, the
+    same password for all, the start mails marked sent, and the deadline
+    of every game at ``deadline`` when given.  Returns the seat addresses
+    per game."""
+    config = load_config(config_path)
+    store = Store(config.database)
+    now = datetime.now(timezone.utc)
+    password_hash = hash_password(PASSWORD)
+    seats: dict[str, list[str]] = {}
+    standard = round(games * standard_share)
+    for number in range(games):
+        name = f"g{number}"
+        variant = "standard" if number < standard else "30jk"
+        with store.transaction() as db:
+            game = create_game(store, config, name, variant, {}, now, seed=number, db=db)
+            addresses = []
+            for index, player in enumerate(store.players(name)):
+                address = f"{name}-{index}@bench.test"
+                store.update_player(db, replace(player, address=address, password_hash=password_hash,
+                                                status="playing", joined_at=now.isoformat()))
+                addresses.append(address)
+            started = start_game(store, db, config, game, now)
+            if deadline is not None:
+                store.update_game(db, replace(started, deadline=deadline.isoformat()))
+        seats[name] = addresses
+    for mail in store.unsent_mail():
+        store.mark_sent(mail.id, now.isoformat())
+    store.close()
+    return seats
+
+
+def powers_of(variant: str) -> tuple[str, ...]:
+    """The powers of a variant, in seat order."""
+    return game_module(variant).powers()
+
+
+@dataclass
+class Serve:
+    """``adjudicator serve`` as a child process."""
+
+    config: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> "Serve":
+        """Start the judge."""
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        log = open(self.config.parent / "serve.log", "wb")
+        self.process = subprocess.Popen([sys.executable, "-m", "adjudicator", "--config", str(self.config), "serve"],
+                                        stdout=log, stderr=subprocess.STDOUT, cwd=self.config.parent, env=env)
+        return self
+
+    def cpu_seconds(self) -> float:
+        """User plus system CPU time the judge has used so far."""
+        assert self.process is not None
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    def peak_rss_mib(self) -> float:
+        """The judge's peak resident memory (VmHWM), in MiB."""
+        assert self.process is not None
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self) -> None:
+        """Stop the judge (SIGTERM, then SIGKILL)."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def wait_for(condition: Any, timeout: float, step: float = 0.05) -> bool:
+    """Poll ``condition()`` until it is true or ``timeout`` seconds pass."""
+    end = time.time() + timeout
+    while time.time() < end:
+        if condition():
+            return True
+        time.sleep(step)
+    return bool(condition())
+
+
+def new_folder(prefix: str) -> Path:
+    """A fresh folder for one judge."""
+    return Path(tempfile.mkdtemp(prefix=prefix))
