@@ -4,6 +4,7 @@ runs against SQLite and against a real PostgreSQL server."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -120,3 +121,63 @@ def test_an_unreachable_postgresql_server_is_named_without_its_password() -> Non
     with pytest.raises(StoreError) as refused:
         Store("postgresql://judge:s3cret@127.0.0.1:1/adjudicator")
     assert "judge@127.0.0.1:1/adjudicator" in str(refused.value) and "s3cret" not in str(refused.value)
+
+
+def mail_from(sender: str, number: int) -> bytes:
+    return f"From: {sender}\r\nMessage-ID: <{number}@x.test>\r\n\r\nbody {number}\r\n".encode()
+
+
+def test_a_claimed_mail_is_held_by_one_instance_until_its_lease_ends(database_target: Path | str) -> None:
+    one, two = Store(database_target), Store(database_target)
+    mail, _ = one.save_inbound(MAIL, "pipe:1", "2026-11-30T10:00:00+00:00")
+    assert one.claimable_inbound("2026-11-30T10:00:01") == [mail.id]
+    assert one.claim_inbound_lease(mail.id, "a", "2026-11-30T10:00:01", "2026-11-30T10:05:00") == 1
+    assert two.claimable_inbound("2026-11-30T10:00:02") == []
+    assert two.claim_inbound_lease(mail.id, "b", "2026-11-30T10:00:02", "2026-11-30T10:05:00") is None
+    assert [(h, u) for _, h, u in two.claimed_inbound("2026-11-30T10:00:02")] == [("a", "2026-11-30T10:05:00")]
+    # instance a died: after its lease the mail is taken over, the attempts counted on
+    assert two.claim_inbound_lease(mail.id, "b", "2026-11-30T10:05:00", "2026-11-30T10:10:00") == 2
+    with two.transaction() as db:
+        two.finish_inbound(db, mail.id, "done")
+    assert one.claim_inbound_lease(mail.id, "a", "2026-11-30T11:00:00", "2026-11-30T11:05:00") is None
+    assert one.claimable_inbound("2026-11-30T11:00:00") == [] and one.inbound_counts() == {"done": 1}
+
+
+def test_mails_of_one_sender_are_claimable_in_their_order_of_arrival(store: Store) -> None:
+    first, _ = store.save_inbound(mail_from("Spieler <A@x.test>", 1), "pipe:1", "2026-11-30T10:00:00")
+    second, _ = store.save_inbound(mail_from("a@x.test", 2), "pipe:2", "2026-11-30T10:00:01")
+    other, _ = store.save_inbound(mail_from("b@x.test", 3), "pipe:3", "2026-11-30T10:00:02")
+    assert store.claimable_inbound("2026-11-30T10:01:00") == [first.id, other.id]
+    store.claim_inbound_lease(first.id, "a", "2026-11-30T10:01:00", "2026-11-30T10:06:00")
+    assert store.claimable_inbound("2026-11-30T10:01:00") == [other.id]  # the second waits for the first
+    with store.transaction() as db:
+        store.finish_inbound(db, first.id, "done")
+    assert store.claimable_inbound("2026-11-30T10:01:00") == [second.id, other.id]
+    assert store.oldest_pending_arrival() == "2026-11-30T10:00:01"
+
+
+def test_a_lease_is_held_by_one_holder_and_keeps_its_mark(database_target: Path | str) -> None:
+    one, two = Store(database_target), Store(database_target)
+    assert one.take_lease("intake", "a", "2026-11-30T10:00:00", "2026-11-30T10:05:00")
+    assert one.take_lease("intake", "a", "2026-11-30T10:01:00", "2026-11-30T10:06:00")  # renewed
+    assert not two.take_lease("intake", "b", "2026-11-30T10:02:00", "2026-11-30T10:07:00")
+    one.end_lease("intake", "a", mark="2026-11-30T10:00:00")
+    assert two.take_lease("intake", "b", "2026-11-30T10:02:00", "2026-11-30T10:07:00")
+    assert two.lease("intake") == ("b", "2026-11-30T10:07:00", "2026-11-30T10:00:00")
+    assert not one.take_lease("intake", "a", "2026-11-30T10:03:00", "2026-11-30T10:08:00")
+    assert one.take_lease("intake", "a", "2026-11-30T10:07:00", "2026-11-30T10:12:00")  # b's lease ran out
+    two.instance_seen("b", "host1", 42, "2026-11-30T10:00:00")
+    two.instance_seen("b", "host1", 42, "2026-11-30T10:01:00")
+    one.instance_stopped("a", "2026-11-30T10:02:00")  # an instance never seen: nothing to stop but its lease
+    assert one.lease("intake") is not None and one.lease("intake")[1] == ""  # type: ignore[index]
+    assert two.instances() == [("b", "host1", 42, "2026-11-30T10:00:00", "2026-11-30T10:01:00", None)]
+
+
+def test_work_on_one_game_waits_for_the_game_lock(database_target: Path | str) -> None:
+    one, two = Store(database_target), Store(database_target)
+    with one.transaction() as db:
+        assert one.game("Spiel1") is None  # reading a game inside a transaction takes its lock
+        assert one.try_game_lock(db, "Spiel1")
+        with (two.transaction() if one.backend == "postgresql" else contextlib.nullcontext()) as other:
+            if other is not None:  # SQLite: the write transaction already keeps every other writer out
+                assert not two.try_game_lock(other, "spiel1") and two.try_game_lock(other, "spiel2")

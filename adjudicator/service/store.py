@@ -19,6 +19,7 @@ import json
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -172,6 +173,27 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (game, phase, archived_at)
         )""",
     ),
+    (
+        # issue 19: several judge instances on one database
+        """CREATE TABLE instances (
+            id TEXT PRIMARY KEY,
+            host TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            started_at TEXT NOT NULL,
+            seen_at TEXT NOT NULL,
+            stopped_at TEXT
+        )""",
+        """CREATE TABLE leases (
+            name TEXT PRIMARY KEY,
+            holder TEXT NOT NULL,
+            until TEXT NOT NULL,
+            mark TEXT NOT NULL DEFAULT ''
+        )""",
+        "ALTER TABLE inbound ADD COLUMN sender TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE inbound ADD COLUMN claimed_by TEXT",
+        "ALTER TABLE inbound ADD COLUMN claimed_until TEXT",
+        "CREATE INDEX inbound_sender ON inbound (sender, state)",
+    ),
 )
 
 INBOUND_STATES = ("new", "done", "ignored", "failed")
@@ -306,6 +328,22 @@ def content_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
+def _sender_key(raw: bytes) -> str:
+    """The From address of a mail, lower-cased ('' when unreadable): mails of
+    one sender are handled in the order they arrived, whichever instance
+    handles them."""
+    try:
+        value = message_from_bytes(raw[:65536], policy=policy.compat32).get("From")
+        return parseaddr(str(value))[1].strip().lower()[:320] if value else ""
+    except Exception:  # a broken mail still gets stored
+        return ""
+
+
+def game_lock(name: str) -> str:
+    """The name of the lock that serialises work on game ``name``."""
+    return f"game:{name.lower()}"
+
+
 def _message_id(raw: bytes) -> str | None:
     try:
         value = message_from_bytes(raw, policy=policy.compat32).get("Message-ID")
@@ -327,6 +365,7 @@ class Store:
         except BackendError as error:
             raise StoreError(str(error)) from error
         self.backend = self._db.backend
+        self._in_transaction = False
         self._migrate()
 
     @property
@@ -340,13 +379,18 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
-        """One write transaction: committed on success, rolled back on error."""
+        """One write transaction: committed on success, rolled back on error.
+        Inside it, reading a game (``game``) first takes that game's lock, so
+        work on one game is serialised across every process on the database."""
         self._db.begin()
+        self._in_transaction = True
         try:
             yield self._db
         except BaseException:
+            self._in_transaction = False
             self._db.rollback()
             raise
+        self._in_transaction = False
         self._db.commit()
 
     def _migrate(self) -> None:
@@ -385,8 +429,9 @@ class Store:
                 return self._inbound(db, row[0]), False
             seq = _next_seq(db, "inbound")
             db.execute(
-                "INSERT INTO inbound (id, seq, source, message_id, received_at, raw) VALUES (?, ?, ?, ?, ?, ?)",
-                (identity, seq, source, message_id, received_at, raw),
+                "INSERT INTO inbound (id, seq, source, message_id, received_at, raw, sender)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (identity, seq, source, message_id, received_at, raw, _sender_key(raw)),
             )
             return self._inbound(db, identity), True
 
@@ -493,7 +538,11 @@ class Store:
             )
 
     def game(self, name: str) -> GameRecord | None:
-        """The game called ``name`` (names compare case-insensitively), or None."""
+        """The game called ``name`` (names compare case-insensitively), or
+        None; inside a transaction the game's lock is taken first, so what
+        is read stays true until the transaction ends."""
+        if self._in_transaction:
+            self._db.lock(game_lock(name))
         row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE LOWER(name) = LOWER(?)", (name,)).fetchone()
         return None if row is None else _game(row)
 
@@ -703,6 +752,122 @@ class Store:
     def clear_ready(self, db: Connection, game: str, phase: str) -> None:
         """Take back every READY of a phase (its orders stay)."""
         db.execute("UPDATE submissions SET ready = 0 WHERE game = ? AND phase = ?", (game, phase))
+
+    # --- several instances: claims, leases, the instances seen (issue 19) ---------
+
+    def try_game_lock(self, db: Connection, name: str) -> bool:
+        """Take game ``name``'s lock for the transaction ``db`` if no other
+        process holds it (always True on SQLite, whose write transaction
+        holds the whole file)."""
+        return db.try_lock(game_lock(name))
+
+    def claimable_inbound(self, now: str) -> list[str]:
+        """Ids of the new mails no live claim holds and no older new mail of
+        the same sender precedes, in order of arrival."""
+        rows = self._db.execute(
+            "SELECT id FROM inbound AS m WHERE state = 'new' AND (claimed_until IS NULL OR claimed_until <= ?)"
+            " AND NOT EXISTS (SELECT 1 FROM inbound AS o WHERE o.state = 'new' AND m.sender != ''"
+            " AND o.sender = m.sender AND (o.received_at < m.received_at"
+            " OR (o.received_at = m.received_at AND o.seq < m.seq)))"
+            " ORDER BY received_at, seq",
+            (now,),
+        )
+        return [row[0] for row in rows]
+
+    def claim_inbound_lease(self, mail_id: str, holder: str, now: str, until: str) -> int | None:
+        """Claim a new mail for ``holder`` until ``until`` and count one more
+        attempt, in a committed transaction of its own: a conditional update
+        that succeeds for one process only (none while another's claim is
+        live).  Returns the attempts so far, or None when not claimed."""
+        with self.transaction() as db:
+            changed = db.execute(
+                "UPDATE inbound SET attempts = attempts + 1, claimed_by = ?, claimed_until = ?"
+                " WHERE id = ? AND state = 'new' AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
+                (holder, until, mail_id, now, holder),
+            ).rowcount
+            if changed != 1:
+                return None
+            return int(db.execute("SELECT attempts FROM inbound WHERE id = ?", (mail_id,)).fetchone()[0])
+
+    def release_inbound(self, mail_id: str, holder: str) -> None:
+        """Give up ``holder``'s claim of a mail (it may be claimed again at once)."""
+        with self.transaction() as db:
+            db.execute("UPDATE inbound SET claimed_until = NULL WHERE id = ? AND claimed_by = ?", (mail_id, holder))
+
+    def oldest_pending_arrival(self) -> str | None:
+        """When the oldest mail not yet handled arrived (None: none waits)."""
+        row = self._db.execute("SELECT MIN(received_at) FROM inbound WHERE state = 'new'").fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
+    def take_lease(self, name: str, holder: str, now: str, until: str) -> bool:
+        """Hold the lease ``name`` until ``until``: True when it was free
+        (never taken, expired at ``now``, or already ``holder``'s)."""
+        with self.transaction() as db:
+            changed = db.execute(
+                "INSERT INTO leases (name, holder, until) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
+                " holder = excluded.holder, until = excluded.until"
+                " WHERE leases.holder = excluded.holder OR leases.until <= ?",
+                (name, holder, until, now),
+            ).rowcount
+        return changed == 1
+
+    def end_lease(self, name: str, holder: str, mark: str | None = None) -> None:
+        """Give up ``holder``'s lease ``name``; ``mark`` (when given) is kept
+        with it for others to read (the intake lease: when the last
+        complete read of the mailbox began)."""
+        with self.transaction() as db:
+            if mark is None:
+                db.execute("UPDATE leases SET until = '' WHERE name = ? AND holder = ?", (name, holder))
+            else:
+                db.execute("UPDATE leases SET until = '', mark = ? WHERE name = ? AND holder = ?",
+                           (mark, name, holder))
+
+    def lease(self, name: str) -> tuple[str, str, str] | None:
+        """The lease ``name`` as (holder, until, mark), None when never taken."""
+        row = self._db.execute("SELECT holder, until, mark FROM leases WHERE name = ?", (name,)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
+
+    def leases(self) -> list[tuple[str, str, str, str]]:
+        """Every lease as (name, holder, until, mark)."""
+        rows = self._db.execute("SELECT name, holder, until, mark FROM leases ORDER BY name")
+        return [(str(n), str(h), str(u), str(m)) for n, h, u, m in rows]
+
+    def instance_seen(self, instance: str, host: str, pid: int, now: str) -> None:
+        """Record that judge instance ``instance`` (on ``host``, process
+        ``pid``) is running at ``now``."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO instances (id, host, pid, started_at, seen_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at, stopped_at = NULL",
+                (instance, host, pid, now, now),
+            )
+
+    def instance_stopped(self, instance: str, now: str) -> None:
+        """Judge instance ``instance`` stopped cleanly; its claims and leases end."""
+        with self.transaction() as db:
+            db.execute("UPDATE instances SET stopped_at = ?, seen_at = ? WHERE id = ?", (now, now, instance))
+            db.execute("UPDATE inbound SET claimed_until = NULL WHERE claimed_by = ? AND state = 'new'", (instance,))
+            db.execute("UPDATE leases SET until = '' WHERE holder = ?", (instance,))
+
+    def instances(self) -> list[tuple[str, str, int, str, str, str | None]]:
+        """Every instance seen, as (id, host, pid, started, last seen, stopped), most recently seen first."""
+        rows = self._db.execute(
+            "SELECT id, host, pid, started_at, seen_at, stopped_at FROM instances ORDER BY seen_at DESC, id")
+        return [(str(i), str(h), int(p), str(st), str(se), so) for i, h, p, st, se, so in rows]
+
+    def claimed_inbound(self, now: str) -> list[tuple[str, str, str]]:
+        """Mails a live claim holds, as (id, holder, until)."""
+        rows = self._db.execute(
+            "SELECT id, claimed_by, claimed_until FROM inbound WHERE state = 'new' AND claimed_until > ? ORDER BY seq",
+            (now,),
+        )
+        return [(str(i), str(h), str(u)) for i, h, u in rows]
+
+    def inbound_counts(self) -> dict[str, int]:
+        """How many stored mails are in each state."""
+        rows = self._db.execute("SELECT state, COUNT(*) FROM inbound GROUP BY state")
+        return {str(state): int(count) for state, count in rows}
+
 
 _GAME_COLUMNS = (
     "name, variant, options, language, time_zone, gm, status, phase, state, deadline, deadlines, outcome, created_at,"
