@@ -402,3 +402,25 @@ def test_ssl_against_a_plain_server_fails_without_raising(
     assert (summary.sent, summary.failed) == (0, 1)
     assert store.outbound(mail_id).sent_at is None
     assert mail_server.fetch_all(gerd.address, gerd.password) == []
+
+
+def test_a_mail_readdressed_differs_only_in_its_recipient_and_message_id() -> None:
+    from datetime import datetime, timezone
+    from email import message_from_bytes, policy
+
+    from adjudicator.mail.compose import Attachment, compose, readdressed
+
+    original = compose(sender="judge@pbem.test", sender_name="Schiri", to=["first-player-with-a-rather-long-address"
+                       "-that-might-fold@example.org"], subject="Spiel g1: S1901M", text="Bericht\n", html="<p>B</p>",
+                       loop_id="judge@pbem.test", date=datetime(2026, 12, 1, tzinfo=timezone.utc),
+                       attachments=[Attachment("m.png", "image/png", b"\x89PNG", "map@x")])
+    other = readdressed(original, "second@example.org")
+    first, second = (message_from_bytes(m, policy=policy.default) for m in (original, other))
+    assert second["To"] == "second@example.org" and len(second.get_all("To")) == 1
+    assert second["Message-ID"] != first["Message-ID"] and second["Message-ID"].endswith("@pbem.test>")
+    assert sorted(first.keys()) == sorted(second.keys())
+    for key in ("From", "Subject", "Date", "Auto-Submitted", "X-Loop"):
+        assert second[key] == first[key]
+    assert original.partition(b"\r\n\r\n")[2] == other.partition(b"\r\n\r\n")[2]
+    with pytest.raises(ValueError):
+        readdressed(original, "two@x.org, three@y.org")

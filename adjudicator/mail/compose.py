@@ -307,3 +307,31 @@ def compose(
     if "MIME-Version" not in message:
         message["MIME-Version"] = "1.0"
     return message.as_bytes()
+
+
+def readdressed(message: bytes, to: str) -> bytes:
+    """A mail ``compose`` made, sent to ``to`` instead (a bare address,
+    checked as ``compose`` checks it) with a new Message-ID on the
+    sender's domain; every other byte stays, so a report composed once
+    goes to each player without being composed again."""
+    address = _mailbox("", to)
+    head, separator, body = message.partition(b"\r\n\r\n")
+    lines: list[bytes] = []
+    skipping = False
+    domain = ""
+    for line in head.split(b"\r\n"):
+        if skipping and line[:1] in (b" ", b"\t"):
+            continue  # a folded continuation of a header being replaced
+        skipping = False
+        name = line.split(b":", 1)[0].lower()
+        if name == b"from":
+            domain = line.rsplit(b"@", 1)[-1].strip(b"> \t").decode("ascii", "replace")
+        if name in (b"to", b"message-id"):
+            skipping = True
+            continue
+        lines.append(line)
+    if not separator or not domain:
+        raise ValueError("not a mail composed by compose()")
+    lines.insert(1, f"To: {address.addr_spec}".encode("ascii"))
+    lines.insert(2, f"Message-ID: {make_message_id(domain)}".encode("ascii"))
+    return b"\r\n".join(lines) + separator + body

@@ -10,7 +10,7 @@ from email.utils import parseaddr
 from typing import Sequence
 
 from adjudicator.config import Config
-from adjudicator.mail.compose import Attachment, clean_text, compose
+from adjudicator.mail.compose import Attachment, clean_text, compose, readdressed
 from adjudicator.service.render import Texts
 from adjudicator.service.store import Connection, GameRecord, Store
 
@@ -38,7 +38,16 @@ def queue(
     attachments: Sequence[Attachment] = (),
 ) -> str:
     """Compose one mail to ``to`` and queue it; returns the outbox id."""
-    message = compose(
+    message = _composed(config, to, subject, text, now, html=html, in_reply_to=in_reply_to,
+                        references=references, attachments=attachments)
+    return store.queue_mail(db, (parseaddr(to)[1] or to,), message, now.isoformat())
+
+
+def _composed(
+    config: Config, to: str, subject: str, text: str, now: datetime, *, html: str | None = None,
+    in_reply_to: str | None = None, references: Sequence[str] = (), attachments: Sequence[Attachment] = (),
+) -> bytes:
+    return compose(
         sender=config.address,
         sender_name=config.name,
         to=[to],
@@ -51,7 +60,6 @@ def queue(
         date=now,
         attachments=attachments,
     )
-    return store.queue_mail(db, (parseaddr(to)[1] or to,), message, now.isoformat())
 
 
 def notice_text(config: Config, game: GameRecord, body: str, kind: str = "notice") -> str:
@@ -67,6 +75,30 @@ def notice_text(config: Config, game: GameRecord, body: str, kind: str = "notice
         f":: Deadline: {texts.machine_time(game.deadline)}",
     ]
     return "\n".join(head) + "\n\n" + body.rstrip("\n") + "\n"
+
+
+def queue_to_all(
+    store: Store,
+    db: Connection,
+    config: Config,
+    addresses: Sequence[str],
+    subject: str,
+    text: str,
+    now: datetime,
+    *,
+    html: str | None = None,
+    attachments: Sequence[Attachment] = (),
+) -> list[str]:
+    """Queue the same mail to each of ``addresses``, one mail each (its own
+    To and Message-ID), composed once; returns the outbox ids."""
+    if not addresses:
+        return []
+    message = _composed(config, addresses[0], subject, text, now, html=html, attachments=attachments)
+    ids = []
+    for index, address in enumerate(addresses):
+        own = message if index == 0 else readdressed(message, address)
+        ids.append(store.queue_mail(db, (parseaddr(address)[1] or address,), own, now.isoformat()))
+    return ids
 
 
 def queue_notice(

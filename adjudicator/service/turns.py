@@ -23,7 +23,7 @@ from adjudicator.service.pictures import report_images
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, Resolution
 from adjudicator.mail.compose import Attachment
-from adjudicator.service.notify import queue, queue_notice
+from adjudicator.service.notify import queue, queue_notice, queue_to_all
 from adjudicator.service.render import Texts, render
 from adjudicator.service.store import Connection, GameRecord, PhaseRecord, PlayerRecord, Store, Submission
 
@@ -292,11 +292,14 @@ def resolve_phase(
     store.log(db, game.name, now.isoformat(), "resolved", f"{phase} ({trigger})")
     subject = texts_for(game)("report_subject", game=game.name, phase=phase)
     powers_of = {p.address: p.power for p in store.players(game.name) if p.status == "playing" and p.address}
+    alike: dict[tuple[str, ...], list[str]] = {}  # recipients by their private lines: one mail composed each
     for address in recipients(store, following):
         private = module.private_lines(following.state, powers_of[address], following.language) \
             if address in powers_of and not finished else ()
+        alike.setdefault(tuple(private), []).append(address)
+    for private, addresses in alike.items():
         own_text, own_html = with_private_lines(texts_for(following), following.name, text, html, private)
-        queue(store, db, config, address, subject, own_text, now, html=own_html, attachments=images)
+        queue_to_all(store, db, config, addresses, subject, own_text, now, html=own_html, attachments=images)
     if disorder and following.gm:
         texts = texts_for(game)
         queue_notice(store, db, config, following, following.gm, texts("disorder_subject", game=game.name),
