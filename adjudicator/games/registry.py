@@ -17,6 +17,12 @@ from adjudicator.games.base import GameModule, UnknownGame
 # path and the name of the class built without arguments.
 _NAMED: dict[str, tuple[str, str]] = {
     "1848": ("adjudicator.games.revolution1848", "Revolution1848"),
+    "1847ae": ("adjudicator.games.pfalz1847.module", "Pfalz1847"),
+    "1847": ("adjudicator.games.pfalz1847.module", "Pfalz1847"),
+    "pfalz": ("adjudicator.games.pfalz1847.module", "Pfalz1847"),
+    "1847ae-3": ("adjudicator.games.pfalz1847.module", "Pfalz1847Three"),
+    "1847ae-4": ("adjudicator.games.pfalz1847.module", "Pfalz1847Four"),
+    "1847ae-5": ("adjudicator.games.pfalz1847.module", "Pfalz1847Five"),
 }
 
 

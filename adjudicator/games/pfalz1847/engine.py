@@ -297,7 +297,7 @@ def apply(data: GameData, g: JSON, seat: str, order: Order) -> JSON:
         raise Refusal("p47_undo_here")
     who = actor(data, g)
     if seat != who:
-        raise Refusal("p47_not_your_turn", seat=who, company=operating(g) or "")
+        raise Refusal("p47_not_your_turn", seat=who, company=f" ({operating(g)})" if operating(g) else "")
     new = copy.deepcopy({k: v for k, v in g.items() if k != "log"})
     new["log"] = []
     kind = new["round"]["kind"]
@@ -986,7 +986,8 @@ def _run(data: GameData, g: JSON, cid: str, order: Run | RunBest) -> None:
         used = used | frozenset(tuple(p) for p in e["paths"])
     options = [m for m in routes.matching(b, cid, train, order.hexes, colour) if not (m.paths & used)]
     if not options:
-        raise Refusal("p47_bad_route", route="-".join(order.hexes), why=routes.why_not(b, cid, train, order.hexes, colour))
+        key, fields = routes.why_not(b, cid, train, order.hexes)
+        raise Refusal("p47_bad_route", route="-".join(order.hexes), why=Refusal(key, **fields))
     pick = max(options, key=lambda m: m.revenue)
     r["run"].append({"train": train.name, "slot": slots[0], "stops": [list(s) for s in pick.stops],
                      "paths": sorted([list(p) for p in pick.paths]), "revenue": pick.revenue})

@@ -139,27 +139,27 @@ def matching(board: Board, company: str, train: Train, hexes: Sequence[str], col
             if tuple(at for at, _ in r.stops) in (wanted, tuple(reversed(wanted)))]
 
 
-def why_not(board: Board, company: str, train: Train, hexes: Sequence[str], colour_index: int) -> str:
-    """Why no route of ``train`` runs through the stops ``hexes`` (English)."""
+def why_not(board: Board, company: str, train: Train, hexes: Sequence[str]) -> tuple[str, dict[str, object]]:
+    """Why no route of ``train`` runs through the stops ``hexes``: a
+    catalogue key and its fields."""
     data = board.data
     for at in hexes:
         if at not in data.hexes:
-            return f"{at} is not a hex of the map"
+            return "p47_why_hex", {"hex": at}
         if not board.shape(at).nodes or not board.shape(at).paths:
-            return f"{at} has no stop with track"
+            return "p47_why_no_stop", {"hex": at}
     if len(hexes) < 2:
-        return "a route needs at least two stops"
+        return "p47_why_short", {}
     if len(set(hexes)) != len(hexes):
-        return "a route visits each stop once"
+        return "p47_why_twice", {}
     homes = {at for at, _ in board.token_nodes(company)}
     if not homes.intersection(hexes):
-        return f"the route touches no station of {company} ({', '.join(sorted(homes)) or 'none'})"
-    counted = [(at, 0 if len(board.shape(at).nodes) == 1 else 0) for at in hexes]
-    if not fits(board, train, counted):
-        return f"a {train.name} train cannot count {len(hexes)} stops like these"
+        return "p47_why_station", {"company": company, "homes": ", ".join(sorted(homes)) or "-"}
+    if not fits(board, train, [(at, 0) for at in hexes]):
+        return "p47_why_long", {"train": train.name, "count": len(hexes)}
     for first, second in zip(hexes, hexes[1:]):
-        linked = any(board.node((first, i)) is not None and any(t[0] == second for t, _ in board.segments((first, i)))
-                     for i in range(len(board.shape(first).nodes)))
+        linked = any(target[0] == second for i in range(len(board.shape(first).nodes))
+                     for target, _ in board.segments((first, i)))
         if not linked:
-            return f"no track runs from {first} to {second} without another stop between"
-    return "the stops cannot be run in this order (track used twice, a full city in the way, or an off-board in the middle)"
+            return "p47_why_gap", {"first": first, "second": second}
+    return "p47_why_order", {}

@@ -1,0 +1,124 @@
+"""The report data of 1847 AE and the lines of "your turn" mails.
+
+A report is plain data the templates render (``pfalz1847_report.*.j2``):
+the orders carried out, every event in both languages, each player's
+money and certificates, each company's treasury, trains and stations,
+the bank and the train supply, the stock market with every marker, and
+at the end the final scores.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.games.pfalz1847 import engine, routes
+from adjudicator.games.pfalz1847.data import GameData
+from adjudicator.games.pfalz1847.wording import event, say
+
+JSON = dict[str, Any]
+LANGUAGES = ("de", "en")
+
+
+def _holdings(data: GameData, g: JSON, seat: str) -> str:
+    parts = []
+    for company in data.companies:
+        held = engine.percent(g, seat, company.id)
+        if held:
+            mark = "*" if g["director"][company.id] == seat and company.id != "LFK" else ""
+            parts.append(f"{company.id} {held}%{mark}")
+    parts += [p for p, s in g["privates"].items() if s["owner"] == seat and not s["closed"]]
+    return ", ".join(parts) or "-"
+
+
+def tables(data: GameData, g: JSON) -> JSON:
+    """The public position: players, companies, bank and market."""
+    limit = data.cert_limit[len(g["players"])]
+    players = [{"seat": p, "cash": g["cash"][p], "certs": engine.cert_count(data, g, p), "limit": limit,
+                "holdings": _holdings(data, g, p), "worth": engine.score(data, g, p)} for p in g["players"]]
+    companies = []
+    for company in data.companies:
+        cid = company.id
+        if g["price"][cid] is None:
+            continue
+        stations = sorted(at for at, tokens in g["stations"].items() if cid in tokens)
+        quarries = [p for p, s in g["privates"].items() if s["owner"] == cid and not s["closed"]]
+        companies.append({"company": cid, "name": company.name, "price": engine.price(data, g, cid),
+                          "cash": g["cash"][cid], "director": g["director"][cid] or "-",
+                          "trains": " ".join(g["trains"][cid]) or "-", "stations": " ".join(stations) or "-",
+                          "ipo": sum(g["ipo"][cid]) + (0 if engine._started(g, cid) else company.certificates[0]),
+                          "market": sum(g["market"][cid]), "floated": g["floated"][cid],
+                          "investor": g["investor"][cid], "privates": " ".join(quarries)})
+    rows = []
+    for r, row in enumerate(data.market):
+        cells = []
+        for c, code in enumerate(row):
+            here = [cid for cid, cell in g["price"].items() if cell and cell[0] == r and cell[1] == c]
+            cells.append({"price": code.rstrip("p") if code else "", "par": code.endswith("p"), "markers": here})
+        rows.append(cells)
+    depot = ", ".join(f"{name}×{count}" for name, count in g["depot"].items() if count)
+    return {"players": players, "companies": companies, "market": rows, "bank": g["bank"], "depot": depot or "-",
+            "pool": " ".join(g["pool"]) or "-", "phase": g["phase"], "round": engine.round_label(g),
+            "to_act": engine.actor(data, g) or "-", "operating": engine.operating(g) or ""}
+
+
+def _events(entries: list[JSON]) -> list[dict[str, str]]:
+    lines = []
+    for entry in entries:
+        seat = str(entry.get("seat", ""))
+        for ev in entry.get("events", ()):
+            lines.append({lang: event(ev, seat, lang) for lang in LANGUAGES})
+    return lines
+
+
+def build_report(data: GameData, before: JSON, after: JSON, seat: str, done: list[str], start: int,
+                 standin: bool) -> JSON:
+    """The report of one turn: ``done`` are the orders carried out,
+    ``start`` the first new entry of ``after``'s log."""
+    fresh = after["log"][start:]
+    runs = []
+    for cid, entries in after["routes"].items():
+        for e in entries:
+            runs.append({"company": cid, "train": e["train"], "route": "-".join(s[0] for s in e["stops"]),
+                         "revenue": e["revenue"]})
+    report: JSON = {"seat": seat, "orders": done, "events": _events(fresh), "standin": standin,
+                    "tables": tables(data, after), "routes": runs, "over": after["over"],
+                    "scores": after["result"].get("scores", {}), "why_over": after["result"].get("why", "")}
+    return report
+
+
+def since_last(data: GameData, g: JSON, seat: str, language: str) -> list[str]:
+    """A compact log of the actions of the others since ``seat`` last acted."""
+    entries = []
+    for entry in reversed(g["log"]):
+        if entry.get("seat") == seat:
+            break
+        entries.append(entry)
+    lines = []
+    for entry in reversed(entries[-30:]):
+        lines.append(f"{entry['seat']}: {entry['order']}")
+    return lines
+
+
+def actions_now(data: GameData, g: JSON, seat: str, language: str, short: bool = False) -> list[str]:
+    """The orders open to ``seat`` now, grouped, with the best routes of
+    an operating company (``short``: without the header and the hint)."""
+    orders = engine.legal_orders(data, g, limit_lays=200)
+    lays = [str(o) for o in orders if str(o).startswith("LAY")]
+    others = [str(o) for o in orders if not str(o).startswith("LAY")]
+    shown = others + lays[:12]
+    lines = [] if short else [say("p47_your_turn", language, who=_who(g, seat))]
+    lines += shown
+    if len(lays) > 12:
+        lines.append(say("p47_act_more_lays", language, count=len(lays) - 12))
+    cid = engine.operating(g)
+    if cid and not short and g["trains"][cid] and g["round"]["step"] in ("track", "station", "run"):
+        trains = engine.company_trains(data, g, cid)
+        total, picks = routes.best(engine.board(data, g), cid, trains, engine.colour_index(data, g))
+        text = ", ".join(f"RUN {t.name}: {p.text()}" for t, p in zip(trains, picks) if p is not None) or "-"
+        lines.append(say("p47_best_hint", language, routes=text, revenue=total))
+    return lines
+
+
+def _who(g: JSON, seat: str) -> str:
+    cid = engine.operating(g)
+    return f"{seat}, {cid}" if cid else seat

@@ -1,0 +1,127 @@
+"""1847 AE through the game-module interface: registry, start (unknown
+tile manifest, stand-in, GM data files), turns, order checks in German
+and English, resolution, undo, reports and the map picture."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timezone
+
+import pytest
+
+from adjudicator.config import Config
+from adjudicator.games.base import GameSetupError
+from adjudicator.games.pfalz1847.data import standin_text, template
+from adjudicator.games.pfalz1847.module import Pfalz1847
+from adjudicator.games.pictures.png import to_png
+from adjudicator.games.pictures.svg import to_svg
+from adjudicator.games.registry import game_module
+from adjudicator.service.render import Texts
+from adjudicator.service.turns import render_report
+from tests.pfalz1847_helpers import EXAMPLE_SR1
+
+
+def _module(players: int = 4) -> Pfalz1847:
+    module = game_module({3: "1847ae", 4: "1847ae-4", 5: "1847ae-5"}[players])
+    assert isinstance(module, Pfalz1847)
+    return module
+
+
+def test_variant_and_aliases_are_registered() -> None:
+    for name in ("1847ae", "1847", "pfalz", "1847AE", "1847ae-3"):
+        module = game_module(name)
+        assert isinstance(module, Pfalz1847) and module.powers() == ("S1", "S2", "S3")
+    assert game_module("1847ae-4").powers() == ("S1", "S2", "S3", "S4")
+    assert len(game_module("1847ae-5").powers()) == 5
+
+
+def test_the_game_cannot_start_without_the_tile_manifest() -> None:
+    with pytest.raises(GameSetupError, match="tiles.counts is unknown"):
+        _module().start({}, 1)
+
+
+def test_a_gm_tile_file_or_the_standin_starts_the_game() -> None:
+    module = _module()
+    tiles = template("tiles").replace('"unknown"', "2").replace("2: name", "GM list: name")
+    state = module.start({"data.tiles": tiles}, 1)
+    assert state["standin"] is False and state["phase"] == "SR1-0001"
+    state = module.start({"data": "standin"}, 1)
+    assert state["standin"] is True
+    with pytest.raises(GameSetupError, match="data.tiles"):
+        module.start({"data.tiles": "[tiles]\ncounts = { \"57\" = -1 }\n"}, 1)
+
+
+def test_data_files_have_templates_and_checks() -> None:
+    files = {f.name: f for f in _module().data_files()}
+    assert files["tiles"].required and not files["market"].required
+    assert files["tiles"].check(files["tiles"].template())            # unknown counts are reported
+    assert files["market"].check(files["market"].template()) == ()
+    assert files["tiles"].check(standin_text()) == ()
+    bad_market = files["market"].template().replace('"86p"', '"86"')
+    assert any("par space 86" in p for p in files["market"].check(bad_market))
+
+
+def test_turns_orders_refusals_and_undo() -> None:
+    module = _module(4)
+    state = module.start({"data": "standin"}, 1)
+    assert module.turn(state).seats == ("S4",) and module.must_act(state) == ("S4",)
+    assert module.pass_order(state, "S4") == "PASS" and module.pass_order(state, "S1") is None
+    check = module.check_orders(state, "S1", [(1, "BUY W")])
+    assert not check.accepted and "nicht am Zug" in check.problems[0].message and "not your turn" in check.problems[0].message
+    check = module.check_orders(state, "S4", [(1, "BUY XYZ"), (2, "BUY SCR"), (3, "BUY VIW")])
+    assert [a.canonical for a in check.accepted] == ["BUY SCR"]
+    assert "Startpaket" in check.problems[0].message and "start packet" in check.problems[0].message
+    assert "BUY" in check.problems[0].hint
+    assert "nicht am Zug" in check.problems[1].message                # the turn has passed to S3
+    result = module.resolve(state, {"S4": ["BUY SCR"]})
+    assert result.undoable and result.next_phase == "SR1-0002"
+    state = result.state
+    assert module.turn(state).seats == ("S3",)
+    assert module.check_orders(state, "S3", [(1, "UNDO")]).problems      # not S3's action
+    undo = module.check_orders(state, "S4", [(1, "UNDO")])
+    assert [a.canonical for a in undo.accepted] == ["UNDO"]
+    back = module.resolve(state, {"S4": ["UNDO", "BUY VIW"]}).state
+    assert back["game"]["privates"]["SCR"]["owner"] is None and back["game"]["privates"]["VIW"]["owner"] == "S4"
+    assert back["game"]["cash"]["S4"] == 390 - 85
+
+
+def test_deadline_default_and_actions_now() -> None:
+    module = _module(4)
+    state = module.start({"data": "standin"}, 1)
+    for seat, line in EXAMPLE_SR1:
+        state = module.resolve(state, {seat: [line]}).state
+    assert state["phase"].startswith("OR1.1")
+    lines = module.actions_now(state, "S1", "en")
+    assert lines[0].startswith("It is your turn (S1, L)") and "LAY 58 G17 ROT 1" in lines
+    assert module.actions_now(state, "S2", "de") == ()
+    assert module.pass_order(state, "S1") == "DONE" and module.round_key(state) == "OR1.1-L"
+    done = module.resolve(state, {})                                      # the deadline: DONE
+    g = done.state["game"]
+    assert g["trains"]["L"] == ["3"] and g["round"]["kind"] == "SR"       # a company must have a train
+    assert "RUN BEST" not in module.actions_now(state, "S1", "de")
+
+
+def test_report_and_picture_of_a_turn() -> None:
+    module = _module(4)
+    state = module.start({"data": "standin"}, 1)
+    for seat, line in EXAMPLE_SR1:
+        state = module.resolve(state, {seat: [line]}).state
+    result = module.resolve(state, {"S1": ["LAY 58 G17 ROT 1", "LAY 57 G19 ROT 2", "STATION G15", "BUY TRAIN 3", "PASS"]})
+    report = result.report
+    assert report["orders"] == ["LAY 58 G17 ROT 1", "LAY 57 G19 ROT 2", "STATION G15", "BUY TRAIN 3", "PASS"]
+    assert any("Speyer" in e["en"] or "G19" in e["en"] for e in report["events"])
+    scene = module.picture(result.state, report, game_name="pf1", language="de", texts=Texts("de"))
+    assert scene is not None
+    svg = to_svg(scene)
+    assert 'data-hex="G17"' in svg and "STAND-IN" in svg and "86" in svg
+    assert to_png(scene)[:4] == b"\x89PNG"
+    from adjudicator.service.store import GameRecord
+    now = datetime(2026, 12, 1, tzinfo=timezone.utc).isoformat()
+    game = GameRecord("pf1", "1847ae-4", {}, "de", "UTC", None, "active", result.next_phase or "", result.state,
+                      now, {}, "", now, {})
+    text, html = render_report(Config(), game, module, report, [], result.phase)
+    assert "Ersatzdaten" in text and "Kasse 140M" in text and "86p" in text
+    assert "<table" in html
+    english = replace(game, language="en")
+    text, _ = render_report(Config(), english, module, report, [], result.phase)
+    assert "treasury 140M" in text and "stand-in" in text
