@@ -35,6 +35,7 @@ from adjudicator.games.diplomacy import DiplomacyGame
 from adjudicator.games.diplomacy.maptext import describe_map, describe_province
 from adjudicator.service.admin import EX_TEMPFAIL, add_commands, open_store
 from adjudicator.service.archive import ArchiveError, export_game
+from adjudicator.service.dbadmin import add_db_commands
 from adjudicator.service.render import Texts
 from adjudicator.service.intake import read_pipe
 
@@ -262,6 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     receive = commands.add_parser("receive", help="store one mail from standard input (for procmail/.forward)")
     receive.set_defaults(handler=command_receive)
     add_commands(commands)
+    add_db_commands(commands)
     maps = commands.add_parser("map", help="check or list a map file").add_subparsers(dest="map_command", required=True)
     check = maps.add_parser("check", help="report every inconsistency of maps/NAME.toml (exit 1 if any)")
     check.add_argument("name", metavar="NAME", help="a map name, or the path of a .toml map file")

@@ -130,12 +130,12 @@ class Outbox(list[Mail]):
 class Table:
     """A judge over a fresh database, its mailbox and its clock."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, database_url: str = "") -> None:
         self.now = START
         self.config = dataclasses.replace(
-            Config(), database=folder / "judge.sqlite3", address=JUDGE, language="en"
+            Config(), database=folder / "judge.sqlite3", database_url=database_url, address=JUDGE, language="en"
         )
-        self.store = Store(self.config.database)
+        self.store = Store(self.config.store_target)
         self.mailbox = ListTransport()
         self.judge = Judge(self.config, self.store, self.mailbox, clock=lambda: self.now)
 

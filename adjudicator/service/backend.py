@@ -38,6 +38,8 @@ class Rows(Protocol):
 
     def fetchall(self) -> list[Any]: ...
 
+    def fetchmany(self, size: int) -> list[Any]: ...
+
     def __iter__(self) -> Iterator[Any]: ...
 
 
@@ -91,6 +93,19 @@ class Connection:
         """Run one statement (``?`` placeholders) and return its cursor."""
         raise NotImplementedError
 
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement (``?`` placeholders) once for each row of parameters."""
+        raise NotImplementedError
+
+    def begin_snapshot(self) -> None:
+        """Start a read-only transaction that sees one consistent state of the
+        whole database while others go on writing."""
+        raise NotImplementedError
+
+    def has_table(self, name: str) -> bool:
+        """True when the table ``name`` exists."""
+        raise NotImplementedError
+
     def lock(self, name: str) -> None:
         """Hold the lock ``name`` until the current transaction ends; every
         process on the database waits for it (PostgreSQL) or is already
@@ -138,6 +153,19 @@ class SqliteConnection(Connection):
         """Run one statement on SQLite."""
         return self._db.execute(sql, tuple(params))
 
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement for many rows on SQLite."""
+        self._db.executemany(sql, rows)
+
+    def begin_snapshot(self) -> None:
+        """A deferred transaction: in WAL mode its first read fixes the snapshot."""
+        self._db.execute("BEGIN")
+
+    def has_table(self, name: str) -> bool:
+        """True when SQLite's catalogue lists the table."""
+        return self.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() \
+            is not None
+
     def lock(self, name: str) -> None:
         """Nothing to do: the write transaction holds the whole file."""
 
@@ -177,6 +205,20 @@ class PostgresConnection(Connection):
         cursor = self._db.cursor()
         cursor.execute(_pyformat(sql) if values else sql, values or None)
         return cursor
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement for many rows on PostgreSQL (pipelined by psycopg)."""
+        with self._db.cursor() as cursor:
+            cursor.executemany(_pyformat(sql), [tuple(int(v) if isinstance(v, bool) else v for v in row)
+                                                for row in rows])
+
+    def begin_snapshot(self) -> None:
+        """``REPEATABLE READ READ ONLY``: every statement sees the state at the first one."""
+        self.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+
+    def has_table(self, name: str) -> bool:
+        """True when the table is on the connection's search path."""
+        return self.execute("SELECT to_regclass(?) IS NOT NULL", (name,)).fetchone()[0] is True
 
     def lock(self, name: str) -> None:
         """A transaction-scoped advisory lock: waits for any other holder."""

@@ -357,7 +357,7 @@ class Store:
     """The judge's database, migrated on opening: an SQLite file (a path)
     or a PostgreSQL database (a ``postgresql://`` URL)."""
 
-    def __init__(self, target: Path | str) -> None:
+    def __init__(self, target: Path | str, migrate: bool = True) -> None:
         self.target = target
         self.name = describe(target)
         try:
@@ -366,7 +366,8 @@ class Store:
             raise StoreError(str(error)) from error
         self.backend = self._db.backend
         self._in_transaction = False
-        self._migrate()
+        if migrate:
+            self.migrate()
 
     @property
     def connection(self) -> Connection:
@@ -393,7 +394,23 @@ class Store:
         self._in_transaction = False
         self._db.commit()
 
-    def _migrate(self) -> None:
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """A read-only view of one consistent state of the whole database
+        (others may write meanwhile; they do not show)."""
+        self._db.begin_snapshot()
+        try:
+            yield self._db
+        finally:
+            self._db.rollback()
+
+    def migrate(self) -> int:
+        """Apply the migrations the database lacks, in order, in one
+        transaction; returns how many were applied.  A database from a
+        newer judge is refused (``StoreError``)."""
+        return self._migrate()
+
+    def _migrate(self) -> int:
         with self.transaction() as db:
             db.lock("schema")
             db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -405,11 +422,14 @@ class Store:
                 for statement in statements:
                     db.execute(statement)
                 db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+            return len(MIGRATIONS) - current
 
     @property
     def schema_version(self) -> int:
-        """The schema version the database is at."""
-        return int(self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0])
+        """The schema version the database is at (0: never migrated)."""
+        if not self._db.has_table("schema_version"):
+            return 0
+        return int(self._db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
 
     # --- incoming mail ---------------------------------------------------------
 
