@@ -74,3 +74,37 @@ def bot_order(data: GameData, g: dict[str, Any], rng: random.Random) -> Any:
     if acting and rng.random() < 0.85:
         return rng.choice(acting)
     return rng.choice(orders)
+
+
+def quick_bot_order(data: GameData, g: dict[str, Any], rng: random.Random) -> Any:
+    """A random legal order, found by trying candidates in random order
+    (acting more often than passing)."""
+    seat = engine.actor(data, g)
+    candidates = engine.candidate_orders(data, g, limit_lays=30)
+    rng.shuffle(candidates)
+    passing = [o for o in candidates if str(o) in ("PASS", "DONE")]
+    acting = [o for o in candidates if str(o) not in ("PASS", "DONE")]
+    order_list = acting + passing if rng.random() < 0.8 else passing + acting
+    for order in order_list:
+        try:
+            engine.apply(data, g, seat or "", order)
+        except engine.Refusal:
+            continue
+        return order
+    raise AssertionError("no legal order")
+
+
+def random_game(seed: int, players: int, max_steps: int = 5000) -> tuple[dict[str, Any], int]:
+    """A game of bots choosing random legal orders, run to its end; money
+    is checked after every order."""
+    rng = random.Random(seed)
+    g = engine.new_game(DATA, players)
+    total = engine.money_total(g)
+    steps = 0
+    while not g["over"] and steps < max_steps:
+        seat = engine.actor(DATA, g)
+        assert seat is not None
+        g = engine.apply(DATA, g, seat, quick_bot_order(DATA, g, rng))
+        assert engine.money_total(g) == total, f"money changed at step {steps}"
+        steps += 1
+    return g, steps

@@ -12,7 +12,6 @@ between the bank, players and companies, so their sum never changes
 
 from __future__ import annotations
 
-import copy
 import math
 from typing import Any
 
@@ -36,6 +35,15 @@ class Refusal(ValueError):
         super().__init__(key)
         self.key = key
         self.fields = fields
+
+
+def _clone(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars)."""
+    if isinstance(value, dict):
+        return {k: _clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clone(v) for v in value]
+    return value
 
 
 # --- The start ------------------------------------------------------------------------------
@@ -298,7 +306,7 @@ def apply(data: GameData, g: JSON, seat: str, order: Order) -> JSON:
     who = actor(data, g)
     if seat != who:
         raise Refusal("p47_not_your_turn", seat=who, company=f" ({operating(g)})" if operating(g) else "")
-    new = copy.deepcopy({k: v for k, v in g.items() if k != "log"})
+    new = {k: _clone(v) for k, v in g.items() if k != "log"}
     new["log"] = []
     kind = new["round"]["kind"]
     if kind == "draft":
@@ -1228,47 +1236,73 @@ def legal_orders(data: GameData, g: JSON, limit_lays: int = 400) -> list[Order]:
         return []
     seat = actor(data, g)
     assert seat is not None
-    r = g["round"]
-    candidates: list[Order] = [Pass()]
-    if r["kind"] == "draft":
-        candidates += [BuyPrivate(p) for p in packet(data, g)]
-    elif r["kind"] == "SR":
-        for c in data.companies:
-            candidates += [BuyShare(c.id, "IPO"), BuyShare(c.id, "MARKET"), Par(c.id, c.par)]
-            candidates += [Sell(n, c.id) for n in range(1, 11)] if c.id != "LFK" else [Sell(1, "LFK")]
-            candidates += [Nationalize(c.id, p) for p in g["players"] if p != seat]
-        candidates += [Exchange(p.id) for p in data.privates if p.kind == "investor"]
-    else:
-        cid = r["order"][r["index"]]
-        candidates.append(Done())
-        if r["step"] == "track":
-            candidates += lay_options(data, g, cid, limit_lays)
-        if STEPS.index(r["step"]) <= STEPS.index("station"):
-            candidates += [Station(at) for at in data.hexes] + [Station(at, "W") for at in data.hexes]
-        if STEPS.index(r["step"]) <= STEPS.index("run") and g["trains"][cid]:
-            candidates.append(RunBest())
-        if STEPS.index(r["step"]) <= STEPS.index("dividend"):
-            candidates += [Payout(True), Payout(False)]
-        names = sorted({t.name for t in data.trains})
-        candidates += [BuyTrain(n) for n in names]
-        for other in data.companies:
-            for n in set(g["trains"][other.id]):
-                candidates.append(BuyTrain(n, other.id, 1))
-                candidates.append(BuyTrain(n, other.id, data.train(n).price))
-        for p in data.privates:
-            if p.kind == "quarry":
-                candidates.append(CompanyBuysPrivate(p.id, p.sale[0]))
-                candidates.append(CompanyBuysPrivate(p.id, p.sale[1]))
-        if _in_emergency(data, g, cid):
-            candidates += [Sell(1, c.id) for c in data.companies]
     legal = []
-    for order in candidates:
+    for order in candidate_orders(data, g, limit_lays):
         try:
             apply(data, g, seat, order)
         except Refusal:
             continue
         legal.append(order)
     return legal
+
+
+def candidate_orders(data: GameData, g: JSON, limit_lays: int = 400) -> list[Order]:
+    """The orders worth trying now (a superset of the legal ones; tile
+    lays are already checked)."""
+    seat = actor(data, g)
+    assert seat is not None
+    r = g["round"]
+    candidates: list[Order] = [Pass()]
+    cash = g["cash"][seat]
+    if r["kind"] == "draft":
+        candidates += [BuyPrivate(p) for p in packet(data, g) if data.private(p).price <= cash]
+    elif r["kind"] == "SR":
+        for c in data.companies:
+            cid = c.id
+            if _started(g, cid) and g["ipo"][cid]:
+                candidates.append(BuyShare(cid, "IPO"))
+            if g["market"][cid]:
+                candidates.append(BuyShare(cid, "MARKET"))
+            if not _started(g, cid) and 2 * c.par <= cash:
+                candidates.append(Par(cid, c.par))
+            held = percent(g, seat, cid) // 10
+            if g["floated"][cid] and held:
+                candidates += [Sell(n, cid) for n in range(1, held + 1)] if cid != "LFK" else [Sell(1, "LFK")]
+            if held >= 7:
+                candidates += [Nationalize(cid, p) for p in g["players"] if p != seat]
+        candidates += [Exchange(p.id) for p in data.privates
+                       if p.kind == "investor" and g["privates"][p.id]["owner"] == seat]
+    else:
+        cid = r["order"][r["index"]]
+        candidates.append(Done())
+        if r["step"] == "track":
+            candidates += lay_options(data, g, cid, limit_lays)
+        if STEPS.index(r["step"]) <= STEPS.index("station") and not r["station"]:
+            b = board(data, g)
+            for at in data.hexes:
+                index = b.city_node(at)
+                if index is not None and len(g["stations"].get(at, [])) < b.node((at, index)).slots:
+                    candidates.append(Station(at))
+                    if g["privates"]["W"]["owner"] == cid:
+                        candidates.append(Station(at, "W"))
+        if STEPS.index(r["step"]) <= STEPS.index("run") and g["trains"][cid]:
+            candidates.append(RunBest())
+        if STEPS.index(r["step"]) <= STEPS.index("dividend"):
+            candidates += [Payout(True), Payout(False)]
+        offered = next_train(data, g)
+        candidates += [BuyTrain(n) for n in sorted(set(g["pool"]) | ({offered.name} if offered else set()))]
+        for other in data.companies:
+            if other.id != cid and g["director"][other.id] == seat:
+                for n in set(g["trains"][other.id]):
+                    candidates.append(BuyTrain(n, other.id, 1))
+                    candidates.append(BuyTrain(n, other.id, data.train(n).price))
+        for p in data.privates:
+            if p.kind == "quarry" and g["privates"][p.id]["owner"] == seat:
+                candidates.append(CompanyBuysPrivate(p.id, p.sale[0]))
+                candidates.append(CompanyBuysPrivate(p.id, p.sale[1]))
+        if _in_emergency(data, g, cid):
+            candidates += [Sell(1, c.id) for c in data.companies]
+    return candidates
 
 
 def lay_options(data: GameData, g: JSON, cid: str, limit: int = 400) -> list[Lay]:
