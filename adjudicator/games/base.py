@@ -29,13 +29,26 @@ class GameSetupError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class Note:
+    """A remark for the answer to a mail, as a key of the message catalogue
+    (``templates/texts.toml``, ``templates/texts/*.toml``) and its fields;
+    the service words it in the game's language, so a game module never
+    chooses a language itself."""
+
+    key: str
+    fields: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class AcceptedOrder:
     """An order line as understood: mail line number, the text written and
-    the canonical form."""
+    the canonical form; ``note`` says what the game read differently from
+    what was written (a corrected unit type or coast)."""
 
     line: int
     text: str
     canonical: str
+    note: Note | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +60,9 @@ class OrderProblem:
     text: str
     message: str
     hint: str = ""
+    note: Note | None = None
+    """The reason as a catalogue entry; when given, the answer shows it in
+    the game's language instead of ``message``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +71,14 @@ class OrderCheck:
 
     ``accepted`` are the orders that will be used (canonical form);
     ``problems`` every line that was not accepted; ``missing`` describes
-    what still has no order (units that will hold, builds not yet used)."""
+    what still has no order (units that will hold, builds not yet used);
+    ``notes`` are further lines for the answer (what is due in an
+    adjustment phase and what will be used)."""
 
     accepted: tuple[AcceptedOrder, ...]
     problems: tuple[OrderProblem, ...]
     missing: tuple[str, ...]
+    notes: tuple[Note, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

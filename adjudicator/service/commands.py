@@ -164,6 +164,13 @@ class Press:
 
 
 @dataclass(frozen=True, slots=True)
+class EndPress:
+    """``ENDPRESS`` (``ENDE PRESSE``; ``ENDE`` right after a press text):
+    the press text above ends here; the lines after it are read as
+    commands and orders again."""
+
+
+@dataclass(frozen=True, slots=True)
 class Broadcast:
     """``BROADCAST [ANON]``: a press message to every power."""
 
@@ -180,7 +187,7 @@ class Absent:
 
 Command: TypeAlias = (
     SignOn | SignOff | Ready | Wait | ListGames | History | ChangePassword | Resign | Draw | NoDraw | Concede
-    | NoConcede | Help | GameMaster | Admin | GmCommand | Press | Broadcast | Absent
+    | NoConcede | Help | GameMaster | Admin | GmCommand | Press | Broadcast | Absent | EndPress
 )
 """Any command a player can give in a mail."""
 
@@ -195,6 +202,17 @@ class OrderLines:
     """
 
     lines: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Courtesy:
+    """Greeting lines before the first command or order (``Hallo Schiri,``)
+    or closing lines after the last one (``Viele Grüße`` / ``Paul``): not
+    read as orders, shown in the answer as ignored.  ``closing`` tells
+    which of the two; ``lines`` are ``(line number, text)``."""
+
+    lines: tuple[tuple[int, str], ...]
+    closing: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +241,7 @@ class Item:
     ``OrderLines``, the line of its first order)."""
 
     line: int
-    value: Command | OrderLines | CommandError
+    value: Command | OrderLines | CommandError | Courtesy
 
 
 # --- The registry ---------------------------------------------------------
@@ -400,6 +418,14 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Eine Pressemeldung an Mächte schicken (mit Komma getrennt, oder ALLE; ANONYM vorweg bei grauer Presse); "
         "der Text folgt.",
         lambda a: Press(a[0]),
+    ),
+    CommandSpec(
+        "endpress", EndPress, ("ENDPRESS", "END PRESS"), ("ENDE PRESSE", "PRESSEENDE"), (),
+        "End of a press text: the lines after it are commands and orders again (ENDE right after a press "
+        "text does the same).",
+        "Ende eines Pressetexts: die Zeilen danach sind wieder Befehle und Züge (ENDE direkt nach einem "
+        "Pressetext ebenso).",
+        lambda a: EndPress(),
     ),
     CommandSpec(
         "broadcast", Broadcast, ("BROADCAST",), ("RUNDSCHREIBEN",), (Parameter("anon", "anonym", optional=True),),
@@ -670,6 +696,48 @@ def mail_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text.removeprefix("\ufeff"))
 
 
+_GREETING = re.compile(
+    r"^(hallo|hello|hi|hey|moin|servus|salut|gr(ü|ue|u)(ß|ss) gott|liebe[rs]?|dear|guten (morgen|tag|abend)"
+    r"|good (morning|afternoon|evening))\b[^\n]{0,60}$",
+    re.IGNORECASE,
+)
+_CLOSING = re.compile(
+    r"^((viele|beste|liebe|herzliche|schöne|schoene|freundliche) )?(gr(ü|ue|u)(ß|ss)e?|gruesse)\b[^\n]{0,40}$"
+    r"|^(mit freundlichen gr(ü|ue|u)(ß|ss)en|lg|vg|mfg|bg|cheers|thanks|thank you|many thanks|danke|vielen dank"
+    r"|regards|best regards|kind regards|best wishes|best|bye|ciao|tschüss|tschuess|servus|bis bald)"
+    r"\b[^\n]{0,40}$",
+    re.IGNORECASE,
+)
+_NAME_LINE = re.compile(r"^[^\W\d_][\w.'\u2011-]*(?:[ ,/]+[^\W\d_][\w.'\u2011-]*){0,3}[.!]?$")
+_MAX_NAME_LINES = 2
+
+
+def _courtesy(lines: list[tuple[int, str, "Command | CommandError | None"]]) -> tuple[set[int], set[int]]:
+    """The line numbers of greeting lines at the start and of closing lines
+    at the end of ``lines`` (the non-blank lines read, with what
+    ``parse_command`` made of them).
+
+    A greeting is a line like ``Hallo Schiri,`` before anything else; a
+    closing is a line like ``Viele Grüße`` or ``Gruß, Dieter`` followed only
+    by at most two short name lines (``Paul``).  Commands are never
+    courtesy."""
+    leading: set[int] = set()
+    for number, text, value in lines:
+        if value is not None or not _GREETING.match(text):
+            break
+        leading.add(number)
+    rest = [entry for entry in lines if entry[0] not in leading]
+    for back in range(min(len(rest), _MAX_NAME_LINES + 1)):
+        number, text, value = rest[len(rest) - 1 - back]
+        if value is not None:
+            break
+        if _CLOSING.match(text):
+            return leading, {n for n, _, _ in rest[len(rest) - 1 - back:]}
+        if not _NAME_LINE.match(text) or len(text) > 40:
+            break
+    return leading, set()
+
+
 def parse_mail(text: str) -> tuple[Item, ...]:
     """Read a mail: its commands, order lines and malformed commands, in
     mail order.
@@ -677,32 +745,56 @@ def parse_mail(text: str) -> tuple[Item, ...]:
     Every non-blank line up to a ``SIGNOFF`` is in exactly one item:
     consecutive non-command lines form one ``OrderLines`` item (blank lines
     do not end the run and are left out); each command line gives the command or a
-    ``CommandError``.  A ``SIGNOFF`` is the last item and records how many
-    non-blank lines after it were ignored.  Line numbers are 1-based.
-    Never raises, whatever the text.
+    ``CommandError``; greeting lines before the first command or order and
+    closing lines after the last one form ``Courtesy`` items.  ``ENDE``
+    right after a press text ends the press text (an ``EndPress``), not the
+    mail.  A ``SIGNOFF`` is the last item and records how many non-blank
+    lines after it were ignored.  Line numbers are 1-based.  Never raises,
+    whatever the text.
     """
-    items: list[Item] = []
-    run: list[tuple[int, str]] = []
-
-    def flush() -> Iterator[Item]:
-        if run:
-            yield Item(run[0][0], OrderLines(tuple(run)))
-            run.clear()
-
     lines = mail_lines(text)
+    read: list[tuple[int, str, Command | CommandError | None]] = []
+    end: Item | None = None
+    in_press = False
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped:
             continue
         value = parse_command(line, number)
-        if value is None:
-            run.append((number, stripped))
-            continue
-        items.extend(flush())
+        if isinstance(value, SignOff) and in_press and stripped.upper() == "ENDE":
+            value = EndPress()
         if isinstance(value, SignOff):
-            ignored = sum(1 for rest in lines[number:] if rest.strip())
-            items.append(Item(number, SignOff(ignored)))
-            return tuple(items)
-        items.append(Item(number, value))
-    items.extend(flush())
+            end = Item(number, SignOff(sum(1 for rest in lines[number:] if rest.strip())))
+            break
+        if value is not None:
+            in_press = isinstance(value, (Press, Broadcast))
+        read.append((number, stripped, value))
+    leading, trailing = _courtesy(read)
+    if in_press:  # a press text running to the end keeps its own greeting
+        trailing = set()
+    items: list[Item] = []
+    run: list[tuple[int, str]] = []
+    courtesy: list[tuple[int, str]] = []
+
+    def flush() -> None:
+        if run:
+            items.append(Item(run[0][0], OrderLines(tuple(run))))
+            run.clear()
+
+    for number, stripped, value in read:
+        group = leading if number in leading else trailing if number in trailing else None
+        if group is not None:
+            courtesy.append((number, stripped))
+            if number == max(group):
+                flush()
+                items.append(Item(courtesy[0][0], Courtesy(tuple(courtesy), group is trailing)))
+                courtesy = []
+        elif value is None:
+            run.append((number, stripped))
+        else:
+            flush()
+            items.append(Item(number, value))
+    flush()
+    if end is not None:
+        items.append(end)
     return tuple(items)

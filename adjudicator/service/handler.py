@@ -24,13 +24,14 @@ from typing import Any
 from adjudicator.config import Config, is_address
 from adjudicator.service.pictures import report_images
 from adjudicator.games import game_module
-from adjudicator.games.base import GameModule
+from adjudicator.games.base import GameModule, Note
 from adjudicator.mail.body import player_text
 from adjudicator.mail.compose import Attachment, check_address
 from adjudicator.mail.loops import why_not_answered
 from adjudicator.service import commands as cmd
 from adjudicator.service import gm
 from adjudicator.service.auth import check_password, hash_password
+from adjudicator.service.notes import note_text
 from adjudicator.service.notify import queue, queue_notice, reply_subject
 from adjudicator.service.press import read_request, send_press
 from adjudicator.service.render import Texts, render
@@ -41,6 +42,8 @@ log = logging.getLogger(__name__)
 
 MAX_LINES = 2000
 RANDOM_POWER_WORDS = ("any", "random", "zufall", "beliebig")
+MAX_ORDER_LIKE = 20
+"""Only the last this many lines of a press text are checked for orders."""
 MAX_SHOWN = 1000
 """Each line of an acknowledgement is cut to this many characters, so that
 whatever a mail holds (a 1 MB line, a 1 MB word) the answer stays small."""
@@ -172,6 +175,10 @@ class _Session:
         self.attachments: list[Attachment] = []
         self.staff: gm.GmContext | None = None
         self.block_for: Callable[[tuple[tuple[int, str], ...] | None], None] | None = None
+        self.rejected: list[int] = []
+        """Mail lines not accepted (order problems, malformed commands)."""
+        self.readied: list[tuple[Section, Submission]] = []
+        """READY commands of this mail: they count only if no line was rejected."""
 
     def power_name(self, power: str) -> str:
         """A power's name in the mail's language (of the last sign-on)."""
@@ -212,6 +219,21 @@ class _Session:
         if self.block_for is not None:
             self.block_for(None)
         self._finish_orders()
+        self._refuse_ready()
+
+    def _refuse_ready(self) -> None:
+        """Take back every READY of this mail when a line was rejected."""
+        if not self.rejected or not self.readied:
+            return
+        lines = ", ".join(str(n) for n in sorted(set(self.rejected)))
+        for section, entry in self.readied:
+            current = self.store.submissions(entry.game, entry.phase).get(entry.power) or entry
+            self.store.save_submission(self.db, replace(current, ready=False, updated_at=self.now.isoformat()))
+            section.lines[:] = [self.texts("ready_refused", lines=lines)]
+
+    def _note(self, note: Note) -> str:
+        """A game's note in the mail's language."""
+        return note_text(note, self.texts, self.power_name)
 
     # --- dispatch ------------------------------------------------------------
 
@@ -234,7 +256,17 @@ class _Session:
         if isinstance(value, cmd.Absent):
             self._absent(value)
             return
+        if isinstance(value, cmd.Courtesy):
+            numbers = [n for n, _ in value.lines]
+            self.sections.append(Section(self.texts("courtesy_echo", first=numbers[0], last=numbers[-1]),
+                                         [self.texts("courtesy_ignored", text=text) for _, text in value.lines]))
+            return
+        if isinstance(value, cmd.EndPress):
+            ended = bool(self.sections) and self.sections[-1].echo.startswith(("PRESS", "BROADCAST"))
+            self.sections.append(Section("ENDPRESS", [self.texts("press_ended" if ended else "press_end_without_press")]))
+            return
         if isinstance(value, cmd.CommandError):
+            self.rejected.append(line)
             hint = f" {self.texts('hint', hint=value.hint)}" if value.hint else ""
             self.sections.append(Section(self.texts("line_echo", line=line),
                                          [self.texts("command_error", line=value.line, column=value.column,
@@ -347,12 +379,20 @@ class _Session:
         echoed: list[tuple[int, str]] = []  # in mail order, errors between the orders
         for accepted in (a for a in check.accepted if a.line in block):
             echoed.append((accepted.line, self.texts("order_ok", line=accepted.line, order=accepted.canonical)))
+            if accepted.note is not None:
+                echoed.append((accepted.line, "  " + self._note(accepted.note)))
         for problem in (p for p in check.problems if p.line in block):
-            hint = f" {self.texts('hint', hint=problem.hint)}" if problem.hint else ""
+            self.rejected.append(problem.line)
+            if problem.note is not None:
+                message, hint = self._note(problem.note), ""
+            else:
+                message = problem.message
+                hint = f" {self.texts('hint', hint=problem.hint)}" if problem.hint else ""
             echoed.append((problem.line, self.texts("order_error", line=problem.line, column=problem.column,
                                                     text=shown(problem.text, 80),
-                                                    message=shown(problem.message, 150)) + hint))
+                                                    message=shown(message, 200)) + hint))
         section.lines.extend(text for _, text in sorted(echoed, key=lambda entry: entry[0]))
+        section.lines.extend(self._note(note) for note in check.notes)
         entry = self._submission(game, power)
         if not check.accepted and check.problems:
             # nothing readable: an earlier order set (or sealed play) stays as it was
@@ -436,6 +476,8 @@ class _Session:
         if isinstance(value, (cmd.Ready, cmd.Wait)):
             entry = replace(entry, ready=isinstance(value, cmd.Ready))
             section.lines.append(self.texts("ready" if entry.ready else "waiting"))
+            if entry.ready:
+                self.readied.append((section, entry))
         elif isinstance(value, (cmd.Draw, cmd.NoDraw)):
             entry = replace(entry, draw_vote=isinstance(value, cmd.Draw))
             section.lines.append(self.texts("vote_recorded" if entry.draw_vote else "vote_withdrawn"))
@@ -611,8 +653,22 @@ class _Session:
             body = [text for _, text in lines] if lines else []
             section.lines.extend(send_press(self.store, self.db, self.config, self.now, game, power, recipients,
                                             anonymous, body, self.texts))
+            section.lines.extend(self._order_like(signed, lines or ()))
 
         self.block_for = take
+
+    def _order_like(self, signed: _SignedOn, lines: tuple[tuple[int, str], ...]) -> list[str]:
+        """Warnings for press lines that read as valid orders of the power
+        (a press text not ended by ENDPRESS swallowed them)."""
+        game = self.store.game(signed.game.name) or signed.game
+        if game.status != ACTIVE or signed.player.power not in signed.module.must_act(game.state):
+            return []
+        warnings = []
+        for number, text in lines[-MAX_ORDER_LIKE:]:
+            check = signed.module.check_orders(game.state, signed.player.power, [(number, text)])
+            if check.accepted and not check.problems:
+                warnings.append(self.texts("press_order_like", line=number, text=shown(text, 80)))
+        return warnings
 
     def _absent(self, value: cmd.Absent) -> None:
         section = Section(f"ABSENT {value.first_day} {value.last_day}")

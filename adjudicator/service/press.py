@@ -83,8 +83,10 @@ def send_press(
         queue_notice(store, db, config, game, seat.address, subject,
                      texts("press_mail", sender=shown_sender, recipients=names, text=text), now, kind="press")
     if game.gm:
-        queue_notice(store, db, config, game, game.gm, texts("press_gm_subject", game=game.name, sender=sender),
-              texts("press_gm_mail", game=game.name, sender=sender, anonymous=texts("yes" if anonymous else "no"),
+        true_sender = module.power_name(sender, game.language)
+        queue_notice(store, db, config, game, game.gm, texts("press_gm_subject", game=game.name, sender=true_sender),
+              texts("press_gm_mail", game=game.name, sender=true_sender, anonymous=texts("yes" if anonymous else "no"),
                     recipients=names, text=text), now, kind="press")
     store.add_press(db, game.name, now.isoformat(), game.phase, sender, anonymous, tuple(targets), text)
-    return [texts("press_sent", recipients=names, anonymous=texts("press_as_anonymous") if anonymous else "")]
+    return [texts("press_sent", recipients=names, anonymous=texts("press_as_anonymous") if anonymous else ""),
+            *(texts("press_text_line", text=line) for line in body)]

@@ -18,9 +18,8 @@ from adjudicator.games.diplomacy.core.adjustments import allowances
 from adjudicator.games.diplomacy.core.engine import PhaseResult, adjudicate, initial_position
 from adjudicator.games.diplomacy.core.mapdata import GameMap, load_map
 from adjudicator.games.diplomacy.core.model import PhaseKind
-from adjudicator.games.diplomacy.core.notation import parse_orders
-from adjudicator.games.diplomacy.core.reports import OrderReport
-from adjudicator.games.base import JSON, SimultaneousPhases, AcceptedOrder, GameSetupError, OrderCheck, OrderProblem, Resolution
+from adjudicator.games.base import JSON, SimultaneousPhases, GameSetupError, OrderCheck, Resolution
+from adjudicator.games.diplomacy.arrival import check_power_orders
 from adjudicator.games.diplomacy.variants import rules_for
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -125,23 +124,11 @@ class DiplomacyGame(SimultaneousPhases):
 
     def check_orders(self, state: JSON, power: str, lines: Sequence[tuple[int, str]]) -> OrderCheck:
         """Parse and check one power's lines; the results of moves are not
-        computed (only legality), and only this power's entries are used."""
+        computed (only legality), and only this power's entries are used;
+        corrections are noted and adjustments checked against what is due
+        (``arrival.check_power_orders``)."""
         case = case_from_json(state)
-        texts = [text for _, text in lines]
-        result = adjudicate(case.game_map, case.position, {power: texts}, case.options)
-        parsed = parse_orders("\n".join(texts), case.game_map, case.position.phase.kind)
-        written = [r for r in result.reports if r.power == power and r.text]
-        implied = [r for r in result.reports if r.power == power and not r.text]
-        accepted: list[AcceptedOrder] = []
-        problems: list[OrderProblem] = []
-        for parsed_line, report in zip(parsed, written):
-            mail_line = lines[parsed_line.line - 1][0] if 0 < parsed_line.line <= len(lines) else parsed_line.line
-            if report.valid:
-                accepted.append(AcceptedOrder(mail_line, report.text, report.order))
-            else:
-                problems.append(_problem(mail_line, parsed_line.column, report))
-        missing = tuple(_missing(report, case.position.phase.kind) for report in implied)
-        return OrderCheck(tuple(accepted), tuple(problems), missing)
+        return check_power_orders(case.game_map, case.position, dict(case.options), power, lines)
 
     def resolve(self, state: JSON, orders: Mapping[str, Sequence[str]]) -> Resolution:
         """Adjudicate the phase; the next state and the public report data."""
@@ -241,24 +228,3 @@ class DiplomacyGame(SimultaneousPhases):
             "winner": output["winner"],
             "draw": output["draw"],
         }
-
-
-def _problem(line: int, column: int, report: OrderReport) -> OrderProblem:
-    """An invalid report as a problem; a syntax error's own "line N, column
-    C:" prefix (counted within the order block) is replaced by the mail's."""
-    message = report.reason
-    if message.startswith("line ") and ": " in message:
-        location, _, rest = message.partition(": ")
-        parts = location.replace(",", "").split()
-        if len(parts) == 4 and parts[2] == "column" and parts[3].isdigit():
-            column, message = int(parts[3]), rest
-    hint = ""
-    if " (did you mean " in message and message.rstrip().endswith(")"):
-        message, _, hint = message.partition(" (did you mean ")
-        hint = "did you mean " + hint.rstrip()[:-1]
-    return OrderProblem(line, column, report.text, message, hint)
-
-
-def _missing(report: OrderReport, kind: PhaseKind) -> str:
-    """What a unit without an order will do."""
-    return report.order if kind is not PhaseKind.MOVEMENT else f"{report.order.removesuffix(' H')}"

@@ -1,0 +1,26 @@
+"""Wording a game's notes (``games.base.Note``) in the game's language."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from adjudicator.games.base import Note
+from adjudicator.service.render import Texts
+
+_POWER_FIELDS = ("power", "owner")
+
+
+def note_text(note: Note, texts: Texts, power_name: Callable[[str], str]) -> str:
+    """The catalogue entry ``note.key`` filled with its fields: power keys
+    (fields ``power``, ``owner``) as power names, fields ending in ``_key``
+    as their own catalogue entry (under the name without ``_key``), and a
+    ``suggest`` field as a "did you mean" after it."""
+    fields = dict(note.fields)
+    for name in _POWER_FIELDS:
+        if name in fields:
+            fields[name] = power_name(fields[name])
+    for name in [n for n in fields if n.endswith("_key")]:
+        fields[name.removesuffix("_key")] = texts(fields.pop(name))
+    suggest = fields.pop("suggest", None)
+    text = texts(note.key, **fields)
+    return f"{text} {texts('did_you_mean', suggest=suggest)}" if suggest else text

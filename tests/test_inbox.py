@@ -1,0 +1,199 @@
+"""What players meet in their inbox (issue 13): a mail goes through the
+intake, and the test states the exact lines of the answer, in German and
+English.  A real SQLite store, the real ``Judge``, a list as mailbox."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_service_commands import Table, address, everyone_ready, signon, table  # noqa: F401
+
+
+def _game(table: Table, language: str) -> Table:
+    table.create(language=language)
+    table.seat_everyone()
+    return table
+
+
+@pytest.fixture
+def english(table: Table) -> Table:  # noqa: F811
+    """spiel1, standard, English, every seat taken, in S1901M."""
+    return _game(table, "en")
+
+
+@pytest.fixture
+def german(table: Table) -> Table:  # noqa: F811
+    """spiel1, standard, German, every seat taken, in S1901M."""
+    return _game(table, "de")
+
+
+def to_adjustment(table: Table) -> None:
+    """Play spiel1 to W1901A: England gains Nwy (1 build), Germany Den and
+    Hol (2 builds), Russia Swe and Rum (2 builds; StP and War free)."""
+    everyone_ready(table, {
+        "England": ("F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"),
+        "Germany": ("F Kie - Den", "A Mun - Ruh", "A Ber - Kie"),
+        "Russia": ("F StP/SC - Bot", "A War - Ukr", "A Mos H", "F Sev H"),
+    })
+    everyone_ready(table, {
+        "England": ("F Nth - Nwy",),
+        "Germany": ("A Ruh - Hol",),
+        "Russia": ("F Bot - Swe", "A Ukr - Rum"),
+    })
+    assert table.phase() == "W1901A"
+
+
+# --- 1. Press ends at ENDPRESS / ENDE ------------------------------------------
+
+
+@pytest.mark.parametrize(("language", "press", "end", "expected"), [
+    ("en", "PRESS TO Germany, Italy", "ENDPRESS",
+     ["Press sent to Germany, Italy.", "| Hello you two"]),
+    ("de", "PRESSE AN Deutschland, Italien", "ENDE",
+     ["Pressemeldung verschickt an Deutschland, Italien.", "| Hello you two"]),
+])
+def test_press_ends_at_endpress_and_the_orders_after_it_are_stored(
+        table: Table, language: str, press: str, end: str, expected: list[str]) -> None:  # noqa: F811
+    _game(table, language)
+    out = table.send(address("Austria"), signon("Austria"), press, "Hello you two", end, "A Vie - Gal")
+    assert sorted(m.to for m in out.of("press")) == ["germany@players.test", "gm@pbem.test", "italy@players.test"]
+    assert all("A Vie - Gal" not in m.text for m in out.of("press"))
+    ack = out.one("acknowledgement", address("Austria"))
+    assert ack.section(press.replace("PRESSE", "PRESS")) == expected
+    assert ack.section("ENDPRESS") == [
+        "End of the press text; the lines after it are read as commands and orders again." if language == "en"
+        else "Ende des Pressetexts; die Zeilen danach werden wieder als Befehle und Züge gelesen."]
+    orders = table.store.submissions("spiel1", "S1901M")["Austria"].orders
+    assert orders == ("A VIE - GAL",)
+
+
+@pytest.mark.parametrize(("language", "warning"), [
+    ("en", "Note: line 4 'A Vie - Gal' looks like an order and was sent as press. End press texts with ENDPRESS "
+           "and send the order again."),
+    ("de", "Achtung: Zeile 4 „A Vie - Gal“ sieht wie ein Zug aus und wurde als Presse verschickt. Beende "
+           "Pressetexte mit ENDE PRESSE (oder ENDE) und schicke den Zug noch einmal."),
+])
+def test_an_order_swallowed_by_an_unended_press_text_is_pointed_out(
+        table: Table, language: str, warning: str) -> None:  # noqa: F811
+    _game(table, language)
+    out = table.send(address("Austria"), signon("Austria"), "PRESS TO Germany", "Hello", "A Vie - Gal")
+    ack = out.one("acknowledgement", address("Austria"))
+    assert ack.section("PRESS TO Germany")[-1] == warning
+
+
+def test_the_gm_copy_of_press_names_the_sender_in_the_game_language(german: Table) -> None:
+    out = german.send(address("Austria"), signon("Austria"), "PRESSE AN Deutschland", "Hallo", "ENDE")
+    assert "Pressemeldung von Österreich (anonym: nein) an Deutschland:" in out.one("press", "gm@pbem.test").text
+
+
+# --- 2. Adjustments checked on arrival; READY with a rejected line -----------
+
+
+@pytest.mark.parametrize(("language", "lines"), [
+    ("en", ["line 2: BUILD F LON", "line 3, column 1: ERROR in \"Build A Edi\": England has no builds left",
+            "Due: 1 build(s). Will be used: BUILD F LON", "Every unit has an order.",
+            "Stored for W1901A: 1 order(s); they replace any earlier orders of this phase."]),
+    ("de", ["Zeile 2: BUILD F LON", "Zeile 3, Spalte 1: FEHLER in \"Build A Edi\": England hat keine Aufstellung "
+            "mehr frei", "Fällig: 1 Aufstellung(en). Verwendet werden: BUILD F LON", "Alle Einheiten haben einen "
+            "Befehl.", "Gespeichert für W1901A: 1 Befehl(e); sie ersetzen frühere Befehle dieser Phase."]),
+])
+def test_builds_beyond_what_is_due_are_refused_on_arrival(table: Table, language: str,  # noqa: F811
+                                                          lines: list[str]) -> None:
+    _game(table, language)
+    to_adjustment(table)
+    ack = table.ack(address("England"), signon("England"), "Build F Lon", "Build A Edi")
+    assert ack.sections()[1][1] == lines
+    assert table.store.submissions("spiel1", "W1901A")["England"].orders == ("BUILD F LON",)
+
+
+def test_two_builds_due_one_sent_says_the_other_is_waived(english: Table) -> None:
+    to_adjustment(english)
+    ack = english.ack(address("Germany"), signon("Germany"), "Build A Ber", "Build A Mun", "Build F Kie")
+    assert ack.sections()[1][1][2:5] == [
+        "line 4, column 1: ERROR in \"Build F Kie\": KIE is occupied",
+        "Due: 2 build(s). Will be used: BUILD A BER, BUILD A MUN",
+        "Every unit has an order.",
+    ]
+    ack = english.ack(address("Germany"), signon("Germany"), "Build A Ber")
+    assert "1 build(s) stay unused (waived) unless more arrive before the deadline." in ack.sections()[1][1]
+
+
+@pytest.mark.parametrize(("language", "error", "refused"), [
+    ("en", "line 2, column 1: ERROR in \"Build F StP\": the coast must be given for a fleet in STP: STP/NC or STP/SC",
+     "READY does not count: line(s) 2 of this mail were not accepted. Please correct them and send READY again."),
+    ("de", "Zeile 2, Spalte 1: FEHLER in \"Build F StP\": für eine Flotte in STP muss die Küste angegeben werden: "
+           "STP/NC or STP/SC",
+     "BEREIT zählt nicht: in dieser Mail wurde(n) Zeile(n) 2 nicht angenommen. Bitte korrigieren und BEREIT "
+     "erneut schicken."),
+])
+def test_ready_does_not_count_when_a_line_of_the_mail_was_rejected(table: Table, language: str, error: str,  # noqa: F811
+                                                                    refused: str) -> None:
+    _game(table, language)
+    to_adjustment(table)
+    ack = table.ack(address("Russia"), signon("Russia"), "Build F StP", "Build A War", "READY")
+    assert error in ack.sections()[1][1]
+    assert ack.section("READY") == [refused]
+    assert not table.store.submissions("spiel1", "W1901A")["Russia"].ready
+    for power in ("England", "Germany"):
+        table.ack(address(power), signon(power), "READY")
+    assert table.phase() == "W1901A"  # Russia is not ready: nothing resolved early
+
+
+# --- 5. Visible corrections ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("language", "note"), [
+    ("en", "  Note: you wrote F CON; the unit there is an army, read as A CON."),
+    ("de", "  Hinweis: du schriebst F CON; dort steht eine Armee, gelesen als A CON."),
+])
+def test_a_corrected_unit_type_is_noted(table: Table, language: str, note: str) -> None:  # noqa: F811
+    _game(table, language)
+    ack = table.ack(address("Turkey"), signon("Turkey"), "F Con - Bul")
+    assert ack.sections()[1][1][:2] == [("line" if language == "en" else "Zeile") + " 2: A CON - BUL", note]
+
+
+@pytest.mark.parametrize(("language", "refusal"), [
+    ("en", "line 3, column 1: ERROR in \"F Con - Bul\": not used: you wrote F CON, the unit there is A CON; "
+           "your other, correctly written order for it stands"),
+    ("de", "Zeile 3, Spalte 1: FEHLER in \"F Con - Bul\": nicht verwendet: du schriebst F CON, dort steht A CON; "
+           "dein anderer, richtig geschriebener Befehl für diese Einheit gilt"),
+])
+def test_a_corrected_order_never_supersedes_a_correct_one(table: Table, language: str,  # noqa: F811
+                                                          refusal: str) -> None:
+    _game(table, language)
+    ack = table.ack(address("Turkey"), signon("Turkey"), "A Con - Smy", "F Con - Bul")
+    assert refusal in ack.sections()[1][1]
+    assert "A CON - SMY" in table.store.submissions("spiel1", "S1901M")["Turkey"].orders
+
+
+def test_a_corrected_coast_is_noted(english: Table) -> None:
+    ack = english.ack(address("Russia"), signon("Russia"), "F StP/NC - Bot")
+    assert ack.sections()[1][1][1] == "  Note: you wrote F STP/NC; the fleet stands as F STP/SC and is read so."
+
+
+# --- 6. Greetings and sign-offs ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("language", "first", "last"), [
+    ("en", ["Ignored (greeting, not an order): Hallo Schiri,"],
+     ["Ignored (greeting, not an order): Viele Grüße", "Ignored (greeting, not an order): Paul"]),
+    ("de", ["Ignored (greeting, not an order): Hallo Schiri,"],
+     ["Ignoriert (Gruß, kein Befehl): Viele Grüße", "Ignoriert (Gruß, kein Befehl): Paul"]),
+])
+def test_greetings_and_closings_are_ignored_not_errors(table: Table, language: str, first: list[str],  # noqa: F811
+                                                        last: list[str]) -> None:
+    _game(table, language)
+    ack = table.ack(address("Austria"), "Hallo Schiri,", signon("Austria"), "A Vie - Gal", "", "Viele Grüße",
+                    "Paul")
+    sections = ack.sections()
+    assert sections[0][1] == first
+    assert sections[-1][1] == last
+    assert "ERROR" not in ack.text and "FEHLER" not in ack.text
+    assert table.store.submissions("spiel1", "S1901M")["Austria"].orders == ("A VIE - GAL",)
+
+
+@pytest.mark.parametrize("closing", ["Gruss, Dieter", "Cheers, Dieter", "Thanks", "Gruß", "LG Dieter"])
+def test_closing_lines_of_every_kind_are_ignored(english: Table, closing: str) -> None:
+    ack = english.ack(address("Austria"), "Hi GM", signon("Austria"), "A Vie - Gal", closing)
+    assert ack.sections()[-1][1] == [f"Ignored (greeting, not an order): {closing}"]
+    assert "ERROR" not in ack.text
