@@ -31,6 +31,7 @@ from adjudicator.service.commands import (
     Resign,
     SignOff,
     SignOn,
+    SignOnInitial,
     Wait,
     _parser,
     help_text,
@@ -181,7 +182,12 @@ def test_missing_arguments_are_named_with_column_and_syntax_hint() -> None:
 
 
 def test_a_german_keyword_gets_a_german_message_and_hint() -> None:
-    error = parse_command("ANMELDEN Bayern spiel1", 4)
+    # Two words may be njudge's <initial><game> <password>: the judge decides,
+    # with this error as the answer when no game fits.
+    short = parse_command("ANMELDEN Bayern spiel1", 4)
+    assert isinstance(short, SignOnInitial)
+    assert (short.code, short.password) == ("Bayern", "spiel1")
+    error = short.error
     assert error == CommandError(4, 23, "bei ANMELDEN fehlt <passwort>", "ANMELDEN <macht> <spiel> <passwort>")
     bare = parse_command("  anmelden")
     assert isinstance(bare, CommandError)
@@ -254,7 +260,7 @@ def _sample_line(keyword: str, spec_index: int) -> str:
     spec = COMMANDS[spec_index]
     samples = {"power": "Vereinigte Niederlande", "game": "spiel1", "password": "pw", "new": "neu", "phase": "S1901M",
                "powers": "Sachsen, Schweden", "anon": "ANON", "first-day": "2026-12-10", "last-day": "2026-12-20",
-               "command": "DEADLINE +24h"}
+               "command": "DEADLINE +24h", "setting": "WAIT"}
     return " ".join([keyword, *(samples[p.english] for p in spec.parameters)])
 
 
@@ -284,6 +290,9 @@ def test_the_grammar_and_the_registry_agree_on_word_counts(index: int) -> None:
         line = " ".join([spec.english[0], *(f"w{n}" for n in range(count))])
         result = parse_command(line)
         fits = count >= spec.required and (spec.maximum is None or count <= spec.maximum)
+        if spec.kind is SignOn and count == 2:  # maybe njudge's SIGNON <initial><game> <password>
+            assert isinstance(result, SignOnInitial), (line, result)
+            continue
         assert isinstance(result, spec.kind) if fits else isinstance(result, CommandError), (line, result)
 
 

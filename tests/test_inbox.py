@@ -197,3 +197,145 @@ def test_closing_lines_of_every_kind_are_ignored(english: Table, closing: str) -
     ack = english.ack(address("Austria"), "Hi GM", signon("Austria"), "A Vie - Gal", closing)
     assert ack.sections()[-1][1] == [f"Ignored (greeting, not an order): {closing}"]
     assert "ERROR" not in ack.text
+
+
+# --- 4. njudge habits -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("language", "word", "answer"), [
+    ("en", "SUMMRY", "line 2, column 1: ERROR in \"SUMMRY\": unknown command or order 'SUMMRY' "
+                     "Hint: did you mean SUMMARY?"),
+    ("de", "Gruss Dieter und so weiter", "Zeile 2, Spalte 1: FEHLER in \"Gruss Dieter und so weiter\": "
+                                         "unbekannter Befehl oder Zug „Gruss“"),
+    ("en", "Yrk - Lon", "line 2, column 1: ERROR in \"Yrk - Lon\": unknown command or order 'Yrk'"),
+])
+def test_a_line_that_is_no_order_and_no_command_is_named_so(table: Table, language: str, word: str,  # noqa: F811
+                                                            answer: str) -> None:
+    _game(table, language)
+    ack = table.ack(address("England"), signon("England"), word, "F Lon - Nth")
+    assert ack.sections()[1][1][0] == answer
+
+
+def test_an_unknown_province_inside_an_order_is_still_named(english: Table) -> None:
+    ack = english.ack(address("England"), signon("England"), "A Lvp - Yrk")
+    assert ack.sections()[1][1][0] == "line 2, column 9: ERROR in \"A Lvp - Yrk\": unknown province 'Yrk'"
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("en", ["spiel1: running, phase S1901M, deadline Friday, 4 December 2026, 11:00 CET (Europe/Berlin)",
+            "  Austria: taken, 3 supply centres/points, orders in",
+            "  England: taken, 3 supply centres/points, orders still due"]),
+    ("de", ["spiel1: läuft, Phase S1901M, Frist Freitag, 4. Dezember 2026, 11:00 Uhr CET (Europe/Berlin)",
+            "  Österreich: vergeben, 3 Versorgungszentren/Punkte, Befehle liegen vor",
+            "  England: vergeben, 3 Versorgungszentren/Punkte, Befehle fehlen noch"]),
+])
+def test_summary_gives_phase_deadline_and_every_power(table: Table, language: str,  # noqa: F811
+                                                      expected: list[str]) -> None:
+    _game(table, language)
+    table.ack(address("Austria"), signon("Austria"), "A Vie - Gal")
+    ack = table.ack("someone@else.test", "SUMMARY spiel1")
+    assert ack.section("SUMMARY spiel1")[:3] == expected
+    assert "@" not in "".join(ack.section("SUMMARY spiel1"))
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("en", ["Stored for S1901M (2):", "  A VIE - GAL", "  A BUD - SER",
+            "Waiting: the phase will not be processed before its deadline."]),
+    ("de", ["Für S1901M gespeichert (2):", "  A VIE - GAL", "  A BUD - SER",
+            "Warten: die Phase wird nicht vor der Frist ausgewertet."]),
+])
+def test_orders_shows_the_stored_orders_only_to_their_player(table: Table, language: str,  # noqa: F811
+                                                              expected: list[str]) -> None:
+    _game(table, language)
+    table.ack(address("Austria"), signon("Austria"), "A Vie - Gal", "A Bud - Ser")
+    out = table.send(address("Austria"), signon("Austria"), "ORDERS")
+    assert [m.to for m in out] == [address("Austria")]
+    assert out[0].section("ORDERS") == expected
+    assert table.ack(address("Germany"), "ORDERS").section("ORDERS") == [
+        "Sign on first: SIGNON <power> <game> <password>."]
+
+
+def test_whogame_lists_seats_without_addresses(english: Table) -> None:
+    ack = english.ack("someone@else.test", "WHOGAME spiel1")
+    lines = ack.section("WHOGAME spiel1")
+    assert lines[1] == "  Austria: taken (address not public)"
+    assert len(lines) == 8 and "@" not in "".join(lines)
+    assert english.ack("someone@else.test", "WHOIS spiel1").section("WHOGAME spiel1") == lines
+
+
+@pytest.mark.parametrize(("language", "ready", "waiting"), [
+    ("en", "Ready: once everyone is ready the phase is processed before the deadline.",
+     "Waiting: the phase will not be processed before its deadline."),
+    ("de", "Bereit: sobald alle bereit sind, wird die Phase vor der Frist ausgewertet.",
+     "Warten: die Phase wird nicht vor der Frist ausgewertet."),
+])
+def test_set_nowait_and_set_wait_are_ready_and_wait(table: Table, language: str, ready: str,  # noqa: F811
+                                                    waiting: str) -> None:
+    _game(table, language)
+    ack = table.ack(address("Austria"), signon("Austria"), "SET NOWAIT")
+    assert ack.section("READY") == [ready]
+    assert table.store.submissions("spiel1", "S1901M")["Austria"].ready
+    ack = table.ack(address("Austria"), signon("Austria"), "SET WAIT")
+    assert ack.section("WAIT") == [waiting]
+    assert not table.store.submissions("spiel1", "S1901M")["Austria"].ready
+    ack = table.ack(address("Austria"), signon("Austria"), "SET PREFERENCE E,F")
+    assert ack.section("SET PREFERENCE E,F")[0].startswith("Unknown setting" if language == "en"
+                                                           else "Unbekannte Einstellung")
+
+
+@pytest.mark.parametrize(("language", "cleared"), [
+    ("en", "Your orders for S1901M are cleared; without new ones the rules' default applies (hold, disband, waive)."),
+    ("de", "Deine Befehle für S1901M sind gelöscht; ohne neue gilt die Regel (halten, auflösen, verzichten)."),
+])
+def test_clear_drops_the_stored_orders(table: Table, language: str, cleared: str) -> None:  # noqa: F811
+    _game(table, language)
+    table.ack(address("Austria"), signon("Austria"), "A Vie - Gal")
+    ack = table.ack(address("Austria"), signon("Austria"), "CLEAR")
+    assert ack.section("CLEAR") == [cleared]
+    entry = table.store.submissions("spiel1", "S1901M")["Austria"]
+    assert (entry.orders, entry.has_orders) == ((), False)
+
+
+@pytest.mark.parametrize(("language", "line"), [
+    ("en", "spiel1: running, phase S1901M, deadline Friday, 4 December 2026, 11:00 CET (Europe/Berlin)"),
+    ("de", "spiel1: läuft, Phase S1901M, Frist Freitag, 4. Dezember 2026, 11:00 Uhr CET (Europe/Berlin)"),
+])
+def test_phase_gives_the_phase_and_deadline(table: Table, language: str, line: str) -> None:  # noqa: F811
+    _game(table, language)
+    assert table.ack("x@else.test", "PHASE spiel1").section("PHASE spiel1") == [line]
+    assert table.ack(address("Austria"), signon("Austria"), "PHASE").section("PHASE") == [line]
+
+
+@pytest.mark.parametrize(("language", "joined"), [
+    ("en", "Signed on as England in spiel1."), ("de", "Angemeldet als England in spiel1."),
+])
+def test_signon_with_the_power_initial_before_the_game(table: Table, language: str, joined: str) -> None:  # noqa: F811
+    _game(table, language)
+    ack = table.ack(address("England"), "SIGNON Espiel1 pw-england", "F Lon - Nth")
+    assert ack.section("SIGNON England spiel1 ****")[0] == joined
+    assert table.store.submissions("spiel1", "S1901M")["England"].orders == ("F LON - NTH",)
+    wrong = table.ack(address("England"), "SIGNON Xspiel1 pw-england")
+    assert wrong.section("line 1")[0].startswith("Error in line 1, column 26: SIGNON is missing <password>")
+
+
+@pytest.mark.parametrize("retreat", ["A Gal R Boh", "A Gal retreats to Boh", "A Galizien zieht zurück nach Böhmen"])
+def test_retreats_written_the_njudge_and_the_german_way(english: Table, retreat: str) -> None:
+    from tests.test_service_commands import to_retreat
+    to_retreat(english)
+    ack = english.ack(address("Russia"), signon("Russia"), retreat)
+    assert ack.sections()[1][1][0] == "line 2: A GAL - BOH"
+
+
+# --- 8. Aliases ---------------------------------------------------------------------
+
+
+def test_30jk_powers_and_places_by_their_short_names(table: Table) -> None:  # noqa: F811
+    table.create(variant="30jk", language="de")
+    ack = table.ack("braunschweig@players.test", "ANMELDEN Braunschweig spiel1 geheim")
+    assert ack.section("SIGNON Braunschweig spiel1 ****")[0] == (
+        "Du spielst jetzt Braunschweig-Lüneburg in spiel1. Merke dir dein Passwort: jede Mail braucht es.")
+    from adjudicator.games.diplomacy.core.mapdata import load_map
+    game_map = load_map("30jk")
+    assert game_map.lookup_place("Wien") == "NOes" and game_map.lookup_place("Köln") == "EbKo"
+    assert game_map.lookup_power("Holland") == "Vereinigte Niederlande"
+    assert game_map.lookup_power("Oesterreich") == "Österreich"

@@ -220,3 +220,20 @@ def test_checker_catches_a_home_centre_that_is_no_centre() -> None:
     assert "AAA is a home centre of Red but not a supply centre" in _problems(
         lambda d: d["provinces"]["AAA"].update(centre=False)
     )
+
+
+def test_the_checker_flags_colliding_aliases() -> None:
+    data = _minimal()
+    data["powers"]["Blue"] = {"aliases": ["Crimson", "S"]}
+    data["powers"]["Red"]["aliases"] = ["Crimson"]
+    data["provinces"]["BBB"]["aliases"] = ["to"]
+    problems = check_map(build_map(data))
+    assert "power name 'Crimson' of Red is also a name of Blue" in problems or \
+        "power name 'Crimson' of Blue is also a name of Red" in problems
+    assert "power name 'S' of Blue is an order keyword" in problems
+    assert "place name 'to' of BBB is an order keyword" in problems
+
+
+def test_the_shipped_maps_have_no_colliding_aliases() -> None:
+    for variant in ("standard", "30jk"):
+        assert check_map(load_map(variant)) == []

@@ -20,6 +20,7 @@ agree with it, so HELP is generated, never written by hand.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from typing import Literal, TypeAlias
 
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from adjudicator.games.base import Note
 from adjudicator.resources import grammar_path
 
 Language: TypeAlias = Literal["en", "de"]
@@ -164,6 +166,50 @@ class Press:
 
 
 @dataclass(frozen=True, slots=True)
+class Summary:
+    """``SUMMARY [game]``: a summary of a game (the one signed on to when
+    ``game`` is None): phase, deadline, centres and units per power."""
+
+    game: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowOrders:
+    """``ORDERS``: the orders stored for the signed-on power this phase,
+    answered to that player only."""
+
+
+@dataclass(frozen=True, slots=True)
+class WhoGame:
+    """``WHOGAME [game]`` / ``WHOIS [game]``: the public seat list of a
+    game (who plays which power is public; addresses only where the game
+    allows it)."""
+
+    game: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SetOption:
+    """``SET <words>``: njudge's settings; ``SET WAIT`` and ``SET NOWAIT``
+    mean WAIT and READY, others are answered with what is known."""
+
+    words: str
+
+
+@dataclass(frozen=True, slots=True)
+class Clear:
+    """``CLEAR``: drop the orders stored for this phase (the rules' default
+    applies again)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseInfo:
+    """``PHASE [game]``: the current phase and its deadline."""
+
+    game: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class EndPress:
     """``ENDPRESS`` (``ENDE PRESSE``; ``ENDE`` right after a press text):
     the press text above ends here; the lines after it are read as
@@ -187,7 +233,8 @@ class Absent:
 
 Command: TypeAlias = (
     SignOn | SignOff | Ready | Wait | ListGames | History | ChangePassword | Resign | Draw | NoDraw | Concede
-    | NoConcede | Help | GameMaster | Admin | GmCommand | Press | Broadcast | Absent | EndPress
+    | NoConcede | Help | GameMaster | Admin | GmCommand | Press | Broadcast | Absent | EndPress | Summary
+    | ShowOrders | WhoGame | SetOption | Clear | PhaseInfo
 )
 """Any command a player can give in a mail."""
 
@@ -236,12 +283,24 @@ class CommandError:
 
 
 @dataclass(frozen=True, slots=True)
+class SignOnInitial:
+    """``SIGNON <initial><game> <password>`` as njudge players write it
+    (``SIGNON Estd1 geheim``: England in std1).  Only the judge can tell it
+    from a ``SIGNON <power> <game>`` missing its password, so ``error`` is
+    the answer when no game and power fit."""
+
+    code: str
+    password: str
+    error: CommandError
+
+
+@dataclass(frozen=True, slots=True)
 class Item:
     """One thing a mail says, at the 1-based ``line`` where it starts (for
     ``OrderLines``, the line of its first order)."""
 
     line: int
-    value: Command | OrderLines | CommandError | Courtesy
+    value: Command | OrderLines | CommandError | Courtesy | SignOnInitial
 
 
 # --- The registry ---------------------------------------------------------
@@ -420,6 +479,43 @@ COMMANDS: tuple[CommandSpec, ...] = (
         lambda a: Press(a[0]),
     ),
     CommandSpec(
+        "summary", Summary, ("SUMMARY",), ("ÜBERSICHT", "UEBERSICHT", "ZUSAMMENFASSUNG"),
+        (Parameter("game", "spiel", optional=True),),
+        "A summary of a game: phase, deadline, supply centres and units per power.",
+        "Eine Übersicht eines Spiels: Phase, Frist, Versorgungszentren und Einheiten je Macht.",
+        lambda a: Summary(a[0] if a else None),
+    ),
+    CommandSpec(
+        "orders", ShowOrders, ("ORDERS",), ("BEFEHLE", "ZÜGE", "ZUEGE"), (),
+        "The orders stored for you in this phase (sent only to you).",
+        "Die für dich in dieser Phase gespeicherten Befehle (nur an dich).",
+        lambda a: ShowOrders(),
+    ),
+    CommandSpec(
+        "whogame", WhoGame, ("WHOGAME", "WHOIS"), ("WERSPIELT", "SPIELER"), (Parameter("game", "spiel", optional=True),),
+        "Who plays which power in a game (no addresses).",
+        "Wer in einem Spiel welche Macht spielt (ohne Adressen).",
+        lambda a: WhoGame(a[0] if a else None),
+    ),
+    CommandSpec(
+        "set", SetOption, ("SET",), ("SETZE",), (Parameter("setting", "einstellung", several_words=True),),
+        "njudge settings: SET WAIT is WAIT, SET NOWAIT is READY.",
+        "Einstellungen wie bei njudge: SETZE WARTEN ist WARTEN, SETZE NICHTWARTEN ist BEREIT.",
+        lambda a: SetOption(a[0]),
+    ),
+    CommandSpec(
+        "clear", Clear, ("CLEAR",), ("LÖSCHEN", "LOESCHEN"), (),
+        "Drop the orders stored for you in this phase.",
+        "Die für dich in dieser Phase gespeicherten Befehle löschen.",
+        lambda a: Clear(),
+    ),
+    CommandSpec(
+        "phase", PhaseInfo, ("PHASE",), ("SPIELPHASE",), (Parameter("game", "spiel", optional=True),),
+        "The current phase of a game and its deadline.",
+        "Die laufende Phase eines Spiels und ihre Frist.",
+        lambda a: PhaseInfo(a[0] if a else None),
+    ),
+    CommandSpec(
         "endpress", EndPress, ("ENDPRESS", "END PRESS"), ("ENDE PRESSE", "PRESSEENDE"), (),
         "End of a press text: the lines after it are commands and orders again (ENDE right after a press "
         "text does the same).",
@@ -506,6 +602,24 @@ def help_text(language: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def keywords() -> tuple[str, ...]:
+    """Every keyword of every command, in both languages."""
+    return tuple(k for spec in COMMANDS for k in (*spec.english, *spec.german))
+
+
+def with_suggestion(note: Note) -> Note:
+    """A game's "unknown command or order" note (key ``why_unknown_line``,
+    field ``word``) with the nearest command keyword as ``suggest``; any
+    other note unchanged."""
+    if note.key != "why_unknown_line":
+        return note
+    fields = dict(note.fields)
+    close = difflib.get_close_matches(fields.get("word", "").upper(), keywords(), n=1, cutoff=0.8)
+    if close:
+        fields["suggest"] = close[0]
+    return Note(note.key, tuple(sorted(fields.items())))
+
+
 # --- Reading a command line -----------------------------------------------
 
 
@@ -570,7 +684,7 @@ class _Reader:
     def end_column(self) -> int:
         return len(self.text.rstrip()) + 1
 
-    def check(self, words: list[tuple[str, int]]) -> Command | CommandError:
+    def check(self, words: list[tuple[str, int]]) -> Command | CommandError | SignOnInitial:
         """The command from its argument words (text, 0-based position), or
         what is wrong with them."""
         spec, messages = self.spec, _MESSAGES[self.language]
@@ -578,6 +692,9 @@ class _Reader:
             for offset, char in enumerate(word):
                 if not char.isprintable():
                     return self.error(position + offset + 1, "unprintable", code=ord(char), word=_short(word))
+        if spec.kind is SignOn and len(words) == 2 and len(words[0][0]) > 1 and words[0][0][0].isalpha():
+            error = self.error(self.end_column(), "missing", names=spec.parameters[2].shown(self.language))
+            return SignOnInitial(words[0][0], words[1][0], error)
         if len(words) < spec.required:
             needed = [p for p in spec.parameters if not p.optional][len(words):]
             names = [p.shown(self.language) for p in needed]
@@ -640,7 +757,7 @@ def _failed_on_first_token(error: UnexpectedInput, start: int) -> bool:
     return False  # pragma: no cover - LALR raises only the two above
 
 
-def parse_command(text: str, number: int = 1) -> Command | CommandError | None:
+def parse_command(text: str, number: int = 1) -> Command | CommandError | SignOnInitial | None:
     """Read one mail line (``text``, without its line break) as a command.
 
     Returns ``None`` when the line is not a command (blank, or the command
@@ -663,7 +780,7 @@ def parse_command(text: str, number: int = 1) -> Command | CommandError | None:
             return CommandError(number, start + 1, "unreadable command", "HELP")
         words = [(m.group(), m.start()) for m in _WORDS.finditer(text, keyword.end_pos)]
         result = reader.check(words)
-        if isinstance(result, CommandError):
+        if isinstance(result, (CommandError, SignOnInitial)):
             return result
         # The registry accepted what the grammar did not: report the grammar.
         return _grammar_error(reader, error)  # pragma: no cover
@@ -712,7 +829,7 @@ _NAME_LINE = re.compile(r"^[^\W\d_][\w.'\u2011-]*(?:[ ,/]+[^\W\d_][\w.'\u2011-]*
 _MAX_NAME_LINES = 2
 
 
-def _courtesy(lines: list[tuple[int, str, "Command | CommandError | None"]]) -> tuple[set[int], set[int]]:
+def _courtesy(lines: list[tuple[int, str, Command | CommandError | SignOnInitial | None]]) -> tuple[set[int], set[int]]:
     """The line numbers of greeting lines at the start and of closing lines
     at the end of ``lines`` (the non-blank lines read, with what
     ``parse_command`` made of them).
@@ -753,7 +870,7 @@ def parse_mail(text: str) -> tuple[Item, ...]:
     whatever the text.
     """
     lines = mail_lines(text)
-    read: list[tuple[int, str, Command | CommandError | None]] = []
+    read: list[tuple[int, str, Command | CommandError | SignOnInitial | None]] = []
     end: Item | None = None
     in_press = False
     for number, line in enumerate(lines, start=1):

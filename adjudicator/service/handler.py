@@ -273,6 +273,12 @@ class _Session:
                                                      message=value.message) + hint]))
         elif isinstance(value, cmd.SignOn):
             self._sign_on(value)
+        elif isinstance(value, cmd.SignOnInitial):
+            self._sign_on_initial(line, value)
+        elif isinstance(value, (cmd.Summary, cmd.WhoGame, cmd.PhaseInfo)):
+            self._game_info(value)
+        elif isinstance(value, cmd.SetOption):
+            self._set_option(line, value)
         elif isinstance(value, cmd.SignOff):
             self.sections.append(Section("SIGNOFF", [self.texts("signed_off", ignored=value.ignored_lines)]))
         elif isinstance(value, cmd.Help):
@@ -323,6 +329,82 @@ class _Session:
         self.current = _SignedOn(game, seat, module)
         self.signed[game.name] = self.current
         self._describe_phase(section)
+
+    def _sign_on_initial(self, line: int, value: cmd.SignOnInitial) -> None:
+        """njudge's ``SIGNON Estd1 geheim``: the power's initial and the game."""
+        game = self.store.game(value.code[1:])
+        if game is not None:
+            module = game_module(game.variant)
+            initial = value.code[0].upper()
+            fitting = [p for p in module.powers() if p[:1].upper() == initial]
+            if len(fitting) == 1:
+                self._sign_on(cmd.SignOn(fitting[0], game.name, value.password))
+                return
+        self._dispatch(line, value.error)
+
+    def _game_of(self, name: str | None, section: Section) -> GameRecord | None:
+        """The game a command names, else the one signed on to (an answer
+        line saying what is missing when neither is there)."""
+        if name is None:
+            if self.current is None:
+                section.lines.append(self.texts("sign_on_or_name"))
+                return None
+            return self.store.game(self.current.game.name) or self.current.game
+        game = self.store.game(name)
+        if game is None:
+            section.lines.append(self.texts("no_such_game", game=name))
+        return game
+
+    def _game_info(self, value: cmd.Summary | cmd.WhoGame | cmd.PhaseInfo) -> None:
+        """SUMMARY, WHOGAME/WHOIS and PHASE: public facts of a game."""
+        word = {cmd.Summary: "SUMMARY", cmd.WhoGame: "WHOGAME", cmd.PhaseInfo: "PHASE"}[type(value)]
+        section = Section(f"{word} {value.game or ''}".strip())
+        self.sections.append(section)
+        game = self._game_of(value.game, section)
+        if game is None:
+            return
+        module = game_module(game.variant)
+        texts = Texts(game.language, game.time_zone)
+        deadline = texts.when(game.deadline) if game.deadline else "-"
+        section.lines.append(texts("info_phase", game=game.name, status=texts(game.status), phase=game.phase,
+                                   deadline=deadline))
+        if isinstance(value, cmd.PhaseInfo):
+            return
+        seats = self.store.players(game.name)
+        if isinstance(value, cmd.WhoGame):
+            public = bool(game.settings.get("public_addresses"))
+            for seat in seats:
+                name = module.power_name(seat.power, game.language)
+                shown_address = seat.address if public and seat.address else texts("address_hidden")
+                section.lines.append(texts("whogame_seat", power=name, status=texts(f"seat_{seat.status}"),
+                                           address=shown_address))
+            return
+        standings = module.standings(game.state)
+        submitted = self.store.submissions(game.name, game.phase) if game.status == ACTIVE else {}
+        acting = set(module.must_act(game.state)) if game.status == ACTIVE else set()
+        for seat in seats:
+            state = (texts("summary_in" if submitted.get(seat.power) and submitted[seat.power].has_orders
+                           else "summary_due") if seat.power in acting else texts("summary_nothing"))
+            section.lines.append(texts("summary_seat", power=module.power_name(seat.power, game.language),
+                                       status=texts(f"seat_{seat.status}"), score=standings.get(seat.power, 0),
+                                       orders=state))
+        phases = self.store.phases(game.name)
+        if phases:
+            section.lines.append(texts("summary_phases", phases=", ".join(e.phase for e in phases)))
+        if game.outcome:
+            section.lines.append(game.outcome)
+
+    def _set_option(self, line: int, value: cmd.SetOption) -> None:
+        """njudge's SET: SET WAIT is WAIT, SET NOWAIT is READY."""
+        words = " ".join(value.words.upper().split())
+        if words in ("WAIT", "WARTEN"):
+            self._player_command(cmd.Wait())
+        elif words in ("NOWAIT", "NO WAIT", "NICHTWARTEN", "NICHT WARTEN"):
+            self._player_command(cmd.Ready())
+        else:
+            self.rejected.append(line)
+            self.sections.append(Section(f"SET {shown(value.words, 60)}",
+                                         [self.texts("set_unknown", setting=shown(value.words, 60))]))
 
     def _apply_for_random_power(self, section: Section, game: GameRecord, password: str) -> None:
         """``SIGNON ANY <game> <password>`` in a game with random powers."""
@@ -384,7 +466,7 @@ class _Session:
         for problem in (p for p in check.problems if p.line in block):
             self.rejected.append(problem.line)
             if problem.note is not None:
-                message, hint = self._note(problem.note), ""
+                message, hint = self._note(cmd.with_suggestion(problem.note)), ""
             else:
                 message = problem.message
                 hint = f" {self.texts('hint', hint=problem.hint)}" if problem.hint else ""
@@ -436,7 +518,8 @@ class _Session:
 
     def _player_command(self, value: Any) -> None:
         echo = {cmd.Ready: "READY", cmd.Wait: "WAIT", cmd.ChangePassword: "PASSWORD ****", cmd.Resign: "RESIGN",
-                cmd.Draw: "DRAW", cmd.NoDraw: "NODRAW", cmd.NoConcede: "NOCONCEDE"}.get(type(value))
+                cmd.Draw: "DRAW", cmd.NoDraw: "NODRAW", cmd.NoConcede: "NOCONCEDE", cmd.ShowOrders: "ORDERS",
+                cmd.Clear: "CLEAR"}.get(type(value))
         if isinstance(value, cmd.Concede):
             echo = f"CONCEDE {value.power}"
         section = Section(echo or type(value).__name__.upper())
@@ -473,6 +556,20 @@ class _Session:
             self._check_votes(game, section)  # the others may all have voted already
             return
         entry = self._submission(game, seat.power)
+        if isinstance(value, cmd.ShowOrders):
+            if entry.has_orders and entry.orders:
+                section.lines.append(self.texts("stored_orders", phase=game.phase, count=len(entry.orders)))
+                section.lines.extend(f"  {order}" for order in entry.orders)
+            else:
+                section.lines.append(self.texts("no_stored_orders", phase=game.phase))
+            section.lines.append(self.texts("ready" if entry.ready else "waiting"))
+            return
+        if isinstance(value, cmd.Clear):
+            self.store.save_submission(self.db, replace(entry, orders=(), has_orders=False,
+                                                        updated_at=self.now.isoformat()))
+            section.lines.append(self.texts("orders_cleared", phase=game.phase))
+            self.touched.add(game.name)
+            return
         if isinstance(value, (cmd.Ready, cmd.Wait)):
             entry = replace(entry, ready=isinstance(value, cmd.Ready))
             section.lines.append(self.texts("ready" if entry.ready else "waiting"))

@@ -21,7 +21,7 @@ from adjudicator.games.diplomacy.core.engine import adjudicate
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import Location, PhaseKind, Position, Unit, UnitType, coast_of, province_of
 from adjudicator.games.diplomacy.core.notation import ParsedLine, parse_orders
-from adjudicator.games.diplomacy.core.orders import Build, Convoy, Order, Remove, SupportHold, SupportMove, Waive
+from adjudicator.games.diplomacy.core.orders import Build, ConfessionChange, Convoy, Order, SupportHold, SupportMove, Waive
 from adjudicator.games.diplomacy.core.reports import FAILS, OrderReport
 from adjudicator.games.diplomacy.wording import reason_note
 
@@ -59,7 +59,7 @@ def _corrected(written_kind: UnitType | None, written: Location, units: dict[str
 
 def _correction(order: Order, units: dict[str, Unit], power: str) -> _Correction | None:
     """How the board corrects the units ``order`` names (its own unit first)."""
-    if isinstance(order, (Build, Waive)) or not hasattr(order, "location"):
+    if isinstance(order, (Build, Waive, ConfessionChange)):
         return None
     own = _corrected(order.unit, order.location, units, power)
     if own is not None:
@@ -104,7 +104,12 @@ def check_power_orders(game_map: GameMap, position: Position, options: dict[str,
                                          "corrected order not used: another order for the unit stands", note=note))
             continue
         report = next(reports)
-        if not report.valid or (kind is PhaseKind.ADJUSTMENT and report.result == FAILS):
+        if parsed_line.error is not None and not _looks_like_order(game_map, parsed_line.text):
+            word = parsed_line.text.split()[0]
+            problems.append(OrderProblem(mail_line, parsed_line.column, parsed_line.text,
+                                         f"unknown command or order {word!r}",
+                                         note=Note("why_unknown_line", (("word", word),))))
+        elif not report.valid or (kind is PhaseKind.ADJUSTMENT and report.result == FAILS):
             problems.append(problem(mail_line, parsed_line.column, report))
         else:
             accepted.append(AcceptedOrder(mail_line, report.text, report.order,
@@ -113,6 +118,26 @@ def check_power_orders(game_map: GameMap, position: Position, options: dict[str,
                     for report in implied)
     notes = _due(game_map, position, power, accepted, implied) if kind is PhaseKind.ADJUSTMENT else ()
     return OrderCheck(tuple(accepted), tuple(problems), missing, notes)
+
+
+_ORDER_WORDS = frozenset((
+    "a", "f", "army", "fleet", "armee", "flotte", "build", "builds", "baue", "baut", "bau", "remove", "removes",
+    "entferne", "entfernen", "waive", "waives", "disband", "disbands", "d", "auflösen", "aufloesen", "confession",
+    "konfession", "konfessionswechsel",
+))
+
+
+def _looks_like_order(game_map: GameMap, text: str) -> bool:
+    """True when ``text`` starts as an order would: a unit type, an order
+    word, or a place of the map (one or two words: ``St Petersburg``); a
+    nationality before the unit (``Russian A ...``) counts too."""
+    words = text.replace("-", " ").split()
+    if not words:
+        return False
+    first = words[0].lower().rstrip(".:")
+    if first in _ORDER_WORDS or len(words) > 1 and words[1].lower() in ("a", "f"):
+        return True
+    return any(game_map.lookup_place(" ".join(words[:n])) is not None for n in (1, 2, 3))
 
 
 def _due(game_map: GameMap, position: Position, power: str, accepted: list[AcceptedOrder],
@@ -152,4 +177,4 @@ def problem(line: int, column: int, report: OrderReport) -> OrderProblem:
     return OrderProblem(line, column, report.text, message, hint, reason_note(message, hint))
 
 
-__all__ = ["check_power_orders", "problem", "Remove"]
+__all__ = ["check_power_orders", "problem"]

@@ -441,11 +441,43 @@ def check_map(game_map: GameMap) -> list[str]:
                 problems.append(f"start units of {standing[unit.province]} and {power.name} share {unit.province}")
             standing[unit.province] = power.name
     problems.extend(_river_problems(game_map))
+    problems.extend(_alias_problems(game_map))
     centres = len(game_map.supply_centres)
     if game_map.expected_centres is not None and centres != game_map.expected_centres:
         problems.append(f"{centres} supply centres, but the variant declares {game_map.expected_centres}")
     if not 0 < game_map.victory_centres <= centres:
         problems.append(f"victory threshold {game_map.victory_centres} is not within 1..{centres} centres")
+    return problems
+
+
+_ORDER_WORDS = frozenset((
+    "a", "f", "h", "s", "c", "d", "r", "t", "u", "k", "to", "nach", "via", "per", "by", "army", "fleet", "armee",
+    "flotte", "hold", "holds", "support", "supports", "convoy", "convoys", "disband", "build", "remove", "waive",
+    "retreat", "retreats", "zieht", "baue", "bau", "hält",
+))
+"""Words the order grammar reads as keywords: a place or power called so
+could never be written."""
+
+
+def _alias_problems(game_map: GameMap) -> list[str]:
+    """Names that collide: a power name or alias shared by two powers (the
+    later one would win silently), and place or power names that the order
+    grammar reads as keywords.  (Two provinces sharing a name already stop
+    the map from loading.)"""
+    problems = []
+    owner: dict[str, str] = {}
+    for power in game_map.powers.values():
+        for name in dict.fromkeys((power.name, power.name_de or power.name, power.adjective or power.name,
+                                   *power.aliases)):
+            folded = normalise_name(name)
+            if owner.get(folded, power.name) != power.name:
+                problems.append(f"power name {name!r} of {power.name} is also a name of {owner[folded]}")
+            owner.setdefault(folded, power.name)
+            if folded in _ORDER_WORDS:
+                problems.append(f"power name {name!r} of {power.name} is an order keyword")
+    for folded, key in game_map.place_index.items():
+        if folded in _ORDER_WORDS:
+            problems.append(f"place name {folded!r} of {key} is an order keyword")
     return problems
 
 
