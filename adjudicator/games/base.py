@@ -86,12 +86,27 @@ class TurnPhase:
     """A phase that belongs to some seats, not to everyone at a deadline.
 
     ``seats`` must each answer (one seat for a turn; every voter for a
-    vote); the phase resolves the moment the last of them has an accepted
-    order, with no deadline or READY needed, and the service then asks the
-    module again who acts next.  ``kind`` is the key of the deadline rules
-    for this phase (``action``, ``vote``, a game's own word); when the
-    deadline passes, seats that did not answer get ``pass_order`` or, where
-    that is None, the rules' default inside ``resolve``."""
+    vote).  The judge resolves the phase the moment the last of them has
+    an accepted order: no deadline and no READY needed.  After each
+    resolution it asks ``turn`` again and goes on resolving, in the same
+    database transaction, while the new phase can be resolved without
+    waiting: a phase with no seats (the rules act alone: dice, scoring), a
+    seat whose standing or queued order is legal now, a seat nobody plays
+    (civil disorder, resigned: its ``pass_order``).  It stops at the first
+    phase that needs a seat that has not answered and sends that seat its
+    "your turn" mail.
+
+    ``kind`` is the key of the deadline rules of this phase (``action``,
+    ``vote``, a game's own word): the option ``deadline.<kind>`` (seconds)
+    sets its length, ``reminder.<kind>`` a reminder that many seconds
+    before it.  When the deadline passes, every seat that did not answer
+    gets ``pass_order`` (where that is None: nothing, and ``resolve``
+    applies the rules' default).
+
+    The phase's name (``GameModule.phase``) must be unique over the whole
+    game (count the actions: ``R3.12``), because the judge keeps one
+    history entry, one submission per seat and one "your turn" mail per
+    phase name."""
 
     seats: tuple[str, ...]
     kind: str
@@ -257,26 +272,48 @@ class GameModule(Protocol):
 
     def turn(self, state: JSON) -> TurnPhase | None:
         """Who must act in a turn phase, or None for a simultaneous phase
-        (everyone orders; the deadline or the last READY resolves)."""
+        (everyone orders; the deadline or the last READY resolves).  In a
+        turn phase ``must_act`` must return the same seats; ``check_orders``
+        is asked for the seats of ``seats`` only (a queued order is checked
+        again when the seat's turn comes)."""
         ...  # pragma: no cover
 
     def actions_now(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
         """The actions ``power`` can take now, one line each in ``language``
-        (for its "your turn" mail); empty when it has nothing to do."""
+        (for its "your turn" mail: the order as written, a dash, what it
+        does: ``ROLL – würfeln``); empty when it has nothing to do."""
         ...  # pragma: no cover
 
     def pass_order(self, state: JSON, power: str) -> str | None:
         """The order line with which ``power`` passes now (a standing
-        ``PASS``, a deadline's default), or None when it cannot pass."""
+        ``PASS``, a deadline's default: a pass, a vote "no"), or None when
+        it cannot pass; the line must pass ``check_orders``."""
         ...  # pragma: no cover
 
     def round_key(self, state: JSON) -> str:
-        """A name of the current round: a standing ``PASS`` lasts while it
-        stays the same."""
+        """A name of the current round (``R3``, ``1923 phase 2``).  A
+        standing ``PASS`` lasts while it stays the same; when a resolution
+        changes it, the round is complete and seats on per-round digests
+        get theirs."""
         ...  # pragma: no cover
 
     def data_files(self) -> tuple[DataFile, ...]:
         """The data files a GM may (or, where ``required``, must) supply."""
+        ...  # pragma: no cover
+
+    def report_lines(self, report: JSON, language: str) -> tuple[str, ...]:
+        """What one resolved turn phase did (its ``Resolution.report``), as
+        a few text lines in ``language`` (``Rot würfelt: 4``): the judge
+        lists them in digests, "your turn" mails and ``STATUS``, each
+        action under its phase name, and adds the random events of the
+        report itself.  Simultaneous games may return nothing (their
+        reports are rendered from ``report_template``)."""
+        ...  # pragma: no cover
+
+    def status_lines(self, state: JSON, language: str) -> tuple[str, ...]:
+        """The public position now, as text lines in ``language`` (scores,
+        offices, the board in words), for "your turn" mails and the
+        ``STATUS`` answer; never anything secret."""
         ...  # pragma: no cover
 
 
@@ -303,3 +340,11 @@ class SimultaneousPhases:
     def round_key(self, state: JSON) -> str:
         """The phase is the round."""
         return str(state.get("phase", ""))
+
+    def report_lines(self, report: JSON, language: str) -> tuple[str, ...]:
+        """Nothing: a simultaneous phase's report is its template."""
+        return ()
+
+    def status_lines(self, state: JSON, language: str) -> tuple[str, ...]:
+        """Nothing beyond the standings the judge lists itself."""
+        return ()

@@ -2,11 +2,15 @@
 
 Each entry names a game package and how to build its module for a
 variant name; packages are imported on first use, so commands that touch
-no game load none.
+no game load none.  ``register`` adds a game at run time (a test game, an
+operator's own module); the environment variable ``ADJUDICATOR_GAMES``
+(``variant=package.module:Class``, several separated by commas) does the
+same for a judge started as a process.
 """
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from importlib import import_module
 from typing import Callable
@@ -42,10 +46,30 @@ def _named(path: str, name: str) -> Callable[[], GameModule]:
     return factory
 
 
+ENVIRONMENT = "ADJUDICATOR_GAMES"
+
+
+def register(variant: str, path: str, name: str) -> None:
+    """Make ``variant`` (any case) name the game module class ``name`` of
+    the Python module ``path``, built without arguments; a registered
+    name is found before any Diplomacy map of that name."""
+    _NAMED[variant.lower()] = (path, name)
+
+
+def _from_environment() -> None:
+    for entry in filter(None, (part.strip() for part in os.environ.get(ENVIRONMENT, "").split(","))):
+        variant, _, target = entry.partition("=")
+        path, _, name = target.partition(":")
+        if not (variant and path and name):
+            raise UnknownGame(f"{ENVIRONMENT}: expected variant=package.module:Class, got {entry!r}")
+        register(variant.strip(), path.strip(), name.strip())
+
+
 def game_module(variant: str) -> GameModule:
     """The module for ``variant`` (a registered game such as ``1848``, or a
     Diplomacy map name such as ``standard`` or ``30jk``); raises
     ``UnknownGame`` naming the variant otherwise."""
+    _from_environment()
     entry = _NAMED.get(variant.lower())
     if entry is not None:
         return _named(*entry)()
@@ -54,4 +78,5 @@ def game_module(variant: str) -> GameModule:
 
 def registered() -> tuple[str, ...]:
     """The variant names registered besides Diplomacy maps."""
+    _from_environment()
     return tuple(_NAMED)

@@ -40,9 +40,10 @@ def open_store(args: argparse.Namespace, stderr: TextIO) -> Store | None:
 
 
 def option_value(key: str, text: str) -> Any:
-    """An ``--option KEY=VALUE`` value: durations for ``deadline.*`` keys
-    (``72h`` -> seconds), whole numbers, true/false, else the text."""
-    if key.startswith("deadline."):
+    """An ``--option KEY=VALUE`` value: durations for ``deadline.*`` and
+    ``reminder.*`` keys (``72h`` -> seconds), whole numbers, true/false,
+    else the text."""
+    if key.startswith(("deadline.", "reminder.")):
         return parse_duration(text)
     if text.lstrip("-").isdigit():
         return int(text)
@@ -244,7 +245,8 @@ def add_commands(commands: Any) -> None:
     create.add_argument("--variant", metavar="VARIANT", help="standard, 30jk, ... (default: rules.default_variant)")
     create.add_argument("--option", metavar="KEY=VALUE", action="append",
                         help="variant option (e.g. confessions=random) or language=de|en, time_zone=..., "
-                             "deadline.movement=72h (repeatable)")
+                             "deadline.movement=72h, deadline.<turn kind>=24h, reminder.<turn kind>=2h, "
+                             "digest=round|none|hours:N (repeatable)")
     create.add_argument("--gm", metavar="ADDRESS", help="the game master's address (gets every report)")
     create.set_defaults(handler=command_game_create)
     listing = game.add_parser("list", help="one line per game")

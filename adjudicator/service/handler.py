@@ -442,6 +442,11 @@ class _Session:
             section.lines.append(self._not_running(game))
             return
         if self.current.player.power not in self.current.module.must_act(game.state):
+            turn = self.current.module.turn(game.state)
+            if turn is not None:
+                names = ", ".join(self.current.module.power_name(p, game.language) for p in turn.seats)
+                section.lines.append(self.texts("turn_not_yours", phase=game.phase, powers=names or "-"))
+                return
             section.lines.append(self.texts("nothing_to_order", phase=game.phase))
             return
         self.current.lines.extend(value.lines)
@@ -480,6 +485,13 @@ class _Session:
             # nothing readable: an earlier order set (or sealed play) stays as it was
             section.lines.append(self.texts("orders_kept", phase=game.phase) if entry.has_orders
                                  else self.texts("orders_none", phase=game.phase))
+            return
+        if signed.module.turn(game.state) is not None:
+            self.store.save_submission(self.db, replace(
+                entry, orders=tuple(a.canonical for a in check.accepted), has_orders=True,
+                updated_at=self.now.isoformat()))
+            section.lines.append(self.texts("turn_accepted", phase=game.phase))
+            self.touched.add(game.name)
             return
         if signed.module.submission_means_ready:
             section.lines.append(self.texts("sealed_waiting"))

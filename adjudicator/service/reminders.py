@@ -21,15 +21,20 @@ def send_reminders(store: Store, config: Config, now: datetime) -> int:
     """Queue every reminder that is due at ``now``; returns how many."""
     sent = 0
     for game in store.games():
+        if game.status != ACTIVE or not game.deadline:
+            continue
+        module = game_module(game.variant)
+        turn = module.turn(game.state)
+        kind = turn.kind if turn is not None else module.phase_kind(game.state)
         offsets = [int(x) for x in game.settings.get("reminders", [])]
-        if game.status != ACTIVE or not game.deadline or not offsets:
+        offsets += [int(x) for k, x in dict(game.settings.get("reminder_by_kind", {})).items() if k == kind]
+        if not offsets:
             continue
         deadline = datetime.fromisoformat(game.deadline)
         due = [o for o in offsets if deadline - timedelta(seconds=o) <= now < deadline
                and not store.reminder_sent(game.name, game.phase, format_duration(o))]
         if not due:
             continue
-        module = game_module(game.variant)
         submissions = store.submissions(game.name, game.phase)
         texts = texts_for(game)
         with store.transaction() as db:
@@ -37,9 +42,12 @@ def send_reminders(store: Store, config: Config, now: datetime) -> int:
                        if not (submissions.get(p.power) and submissions[p.power].has_orders)]
             for player in missing:
                 assert player.address is not None
+                default = module.pass_order(game.state, player.power) if turn is not None else None
+                body = texts("turn_reminder_mail", game=game.name, phase=game.phase, deadline=texts.when(deadline),
+                             order=default) if default else \
+                    texts("reminder_mail", game=game.name, phase=game.phase, deadline=texts.when(deadline))
                 queue_notice(store, db, config, game, player.address,
-                             texts("reminder_subject", game=game.name, phase=game.phase),
-                      texts("reminder_mail", game=game.name, phase=game.phase, deadline=texts.when(deadline)), now)
+                             texts("reminder_subject", game=game.name, phase=game.phase), body, now)
                 sent += 1
             for offset in due:
                 store.mark_reminder(db, game.name, game.phase, format_duration(offset), now.isoformat())

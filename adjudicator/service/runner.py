@@ -151,7 +151,8 @@ class Judge:
             if trigger == "deadline":
                 done = deadline_passed(self.store, self.config, name, phase, self.clock())
             else:
-                done = process_phase(self.store, self.config, name, phase, self.clock(), trigger)
+                done = process_phase(self.store, self.config, name, phase, self.clock(), trigger,
+                                     between=lambda: crash_point("chained"))
         except Exception:  # a game that cannot be resolved must not stop the others
             log.exception("game %s, phase %s could not be resolved", name, phase)
             return 0
@@ -224,6 +225,9 @@ class Judge:
         self.scheduler.start()
         try:
             self.handle_pending()
+            # a crash may have left games that can go on (every player READY,
+            # or a turn phase whose seats have all answered)
+            self.resolve_ready([g.name for g in self.store.games() if g.status == "active"])
             self.process_due()
             self.sync_deadlines()
             send_every = min(self.config.poll_interval, 5.0)

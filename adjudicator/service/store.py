@@ -194,6 +194,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE inbound ADD COLUMN claimed_until TEXT",
         "CREATE INDEX inbound_sender ON inbound (sender, state)",
     ),
+    (
+        # turn-based games (issue 15): per seat its digest choice, the last
+        # resolved phase it was told about, its queued orders (secret)
+        """CREATE TABLE turn_seats (
+            game TEXT NOT NULL,
+            power TEXT NOT NULL,
+            digest TEXT NOT NULL DEFAULT '',
+            seen_seq INTEGER NOT NULL DEFAULT 0,
+            digest_at TEXT,
+            queue TEXT NOT NULL DEFAULT '{}',
+            PRIMARY KEY (game, power)
+        )""",
+    ),
 )
 
 INBOUND_STATES = ("new", "done", "ignored", "failed")
@@ -306,6 +319,23 @@ class PhaseRecord:
     trigger: str
     processed_at: str
     seq: int = 0
+
+
+@dataclass(frozen=True)
+class TurnSeat:
+    """A seat's turn-game data: ``digest`` its choice (``""`` the game's
+    default, ``round``, ``none`` = a mail after every action, ``hours:N``);
+    ``seen_seq`` the last resolved phase (``PhaseRecord.seq``) it was told
+    about; ``digest_at`` when its last digest went out; ``queue`` its
+    secret standing and queued orders (``pass_round``: the round its
+    standing PASS holds for; ``orders``: lines tried in order)."""
+
+    game: str
+    power: str
+    digest: str = ""
+    seen_seq: int = 0
+    digest_at: str | None = None
+    queue: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -887,6 +917,30 @@ class Store:
         """How many stored mails are in each state."""
         rows = self._db.execute("SELECT state, COUNT(*) FROM inbound GROUP BY state")
         return {str(state): int(count) for state, count in rows}
+
+    # --- turn-based games ----------------------------------------------------------
+
+    def turn_seat(self, game: str, power: str) -> TurnSeat:
+        """A seat's turn data (the defaults when nothing was stored)."""
+        row = self._db.execute(
+            "SELECT digest, seen_seq, digest_at, queue FROM turn_seats WHERE game = ? AND power = ?", (game, power)
+        ).fetchone()
+        if row is None:
+            return TurnSeat(game, power)
+        return TurnSeat(game, power, row[0], int(row[1]), row[2], json.loads(row[3]))
+
+    def save_turn_seat(self, db: Connection, seat: TurnSeat) -> None:
+        """Store a seat's turn data (over what was there)."""
+        db.execute(
+            "INSERT INTO turn_seats (game, power, digest, seen_seq, digest_at, queue) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (game, power) DO UPDATE SET digest = excluded.digest, seen_seq = excluded.seen_seq,"
+            " digest_at = excluded.digest_at, queue = excluded.queue",
+            (seat.game, seat.power, seat.digest, seat.seen_seq, seat.digest_at, _dump(seat.queue)),
+        )
+
+    def delete_submission(self, db: Connection, game: str, phase: str, power: str) -> None:
+        """Forget a power's submission for a phase."""
+        db.execute("DELETE FROM submissions WHERE game = ? AND phase = ? AND power = ?", (game, phase, power))
 
 
 _GAME_COLUMNS = (

@@ -16,7 +16,7 @@ from html import escape
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from adjudicator.config import Config
 from adjudicator.service.pictures import report_images
@@ -56,7 +56,8 @@ def create_game(
     if store.game(name) is not None:
         raise GameError(f"a game called {name!r} exists already")
     module = game_module(variant)
-    own = {k: v for k, v in options.items() if k in ("language", "time_zone") or k.startswith("deadline.")}
+    own = {k: v for k, v in options.items()
+           if k in ("language", "time_zone", "digest") or k.startswith(("deadline.", "reminder."))}
     rules_options = {k: v for k, v in options.items() if k not in own}
     deadlines = dict(config.deadlines)
     for key, value in own.items():
@@ -64,6 +65,12 @@ def create_game(
             if not isinstance(value, int) or value <= 0:
                 raise GameError(f"option {key}: expected seconds > 0, got {value!r}")
             deadlines[key.removeprefix("deadline.")] = value
+    reminders = {}
+    for key, value in own.items():
+        if key.startswith("reminder."):
+            if not isinstance(value, int) or value <= 0:
+                raise GameError(f"option {key}: expected seconds > 0, got {value!r}")
+            reminders[key.removeprefix("reminder.")] = value
     language = str(own.get("language", config.language))
     if language not in ("de", "en"):
         raise GameError(f"option language: expected de or en, got {language!r}")
@@ -72,7 +79,9 @@ def create_game(
     record = GameRecord(
         name, module.variant, dict(state.get("options", rules_options)), language,
         str(own.get("time_zone", config.time_zone)), gm, FORMING, module.phase(state), state, None, deadlines, "",
-        now.isoformat(), {**(settings or {}), "seed": seed},
+        now.isoformat(), {**(settings or {}), "seed": seed,
+                          **({"reminder_by_kind": reminders} if reminders else {}),
+                          **({"digest": own["digest"]} if "digest" in own else {})},
     )
     if db is not None:
         store.create_game(db, record, module.powers())
@@ -93,7 +102,8 @@ def deadline_after(game: GameRecord, module: GameModule, state: dict[str, Any], 
     """The deadline of the phase ``state`` is in, counted from ``now``: the
     phase kind's duration, or for movement phases of a game with a weekly
     schedule the first scheduled time at least 24 hours away."""
-    kind = module.phase_kind(state)
+    turn = module.turn(state)
+    kind = turn.kind if turn is not None else module.phase_kind(state)
     weekly = game.settings.get("weekly") or []
     if weekly and kind == "movement":
         return next_weekly_time(now, weekly, game.time_zone).isoformat()
@@ -165,7 +175,22 @@ def start_game(store: Store, db: Connection, config: Config, game: GameRecord, n
                 private=module.private_lines(started.state, player.power, started.language),
             )
             queue(store, db, config, player.address, texts("start_subject", game=game.name), text, now)
+    if module.turn(started.state) is not None:
+        return _start_turns(store, db, config, started, now)
     return started
+
+
+def _start_turns(store: Store, db: Connection, config: Config, game: GameRecord, now: datetime) -> GameRecord:
+    """After the start mails of a game whose first phase is a turn phase:
+    every phase that needs nobody resolved and the first "your turn" mail
+    sent (in the caller's transaction)."""
+    from adjudicator.service.turnplay import can_go_on, resolve_turns, tell
+
+    if can_go_on(store, game):
+        resolve_turns(store, db, config, game.name, game.phase, now, "chain")
+    else:
+        tell(store, db, config, game.name, now)
+    return store.game(game.name) or game
 
 
 def acting_players(store: Store, game: GameRecord, module: GameModule) -> list[PlayerRecord]:
@@ -180,6 +205,10 @@ def everyone_ready(store: Store, game: GameRecord) -> bool:
     if game.status != ACTIVE:
         return False
     module = game_module(game.variant)
+    if module.turn(game.state) is not None:
+        from adjudicator.service.turnplay import can_go_on
+
+        return can_go_on(store, game)
     acting = acting_players(store, game, module)
     if not acting:
         return False
@@ -193,11 +222,13 @@ def everyone_ready(store: Store, game: GameRecord) -> bool:
     return True
 
 
-def process_phase(store: Store, config: Config, name: str, phase: str, now: datetime, trigger: str) -> bool:
+def process_phase(store: Store, config: Config, name: str, phase: str, now: datetime, trigger: str,
+                  between: Callable[[], None] | None = None) -> bool:
     """Resolve phase ``phase`` of game ``name`` if the game is still in it
-    (see ``resolve_phase``), in a transaction of its own."""
+    (see ``resolve_phase``), in a transaction of its own; ``between`` is
+    called between two chained turn resolutions."""
     with store.transaction() as db:
-        return resolve_phase(store, db, config, name, phase, now, trigger)
+        return resolve_phase(store, db, config, name, phase, now, trigger, between)
 
 
 def deadline_passed(store: Store, config: Config, name: str, phase: str, now: datetime) -> bool:
@@ -249,7 +280,8 @@ def _took_part(entry: Submission | None) -> bool:
 
 
 def resolve_phase(
-    store: Store, db: Connection, config: Config, name: str, phase: str, now: datetime, trigger: str
+    store: Store, db: Connection, config: Config, name: str, phase: str, now: datetime, trigger: str,
+    between: Callable[[], None] | None = None,
 ) -> bool:
     """Resolve phase ``phase`` of game ``name`` if the game is still in it,
     inside the caller's transaction: store the result, count missed turns
@@ -260,15 +292,19 @@ def resolve_phase(
     if game is None or game.status != ACTIVE or game.phase != phase:
         return False
     module = game_module(game.variant)
+    if module.turn(game.state) is not None:
+        from adjudicator.service.turnplay import resolve_turns
+
+        return resolve_turns(store, db, config, name, phase, now, trigger, between)
     playing = {p.power for p in store.players(game.name) if p.status == "playing"}
     submissions = store.submissions(game.name, phase)
     orders = {p: list(s.orders) for p, s in submissions.items() if s.has_orders and p in playing}
     resolution = module.resolve(game.state, orders)
     acting = acting_players(store, game, module)
     late = [p.power for p in acting if not _took_part(submissions.get(p.power))]
-    disorder = _count_missed_turns(store, db, game, acting, late)
+    disorder = count_missed_turns(store, db, game, acting, late)
     finished = resolution.next_phase is None
-    outcome = _outcome(game, module, resolution) if finished else ""
+    outcome = outcome_of(game, module, resolution) if finished else ""
     following = replace(
         game,
         phase=module.phase(resolution.state),
@@ -307,7 +343,7 @@ def resolve_phase(
     return True
 
 
-def _count_missed_turns(
+def count_missed_turns(
     store: Store, db: Connection, game: GameRecord, acting: list[PlayerRecord], late: list[str]
 ) -> list[str]:
     """Count each acting power's missed turns in a row; the powers that
@@ -363,7 +399,7 @@ def render_report(
     )
 
 
-def _outcome(game: GameRecord, module: GameModule, resolution: Resolution) -> str:
+def outcome_of(game: GameRecord, module: GameModule, resolution: Resolution) -> str:
     texts = texts_for(game)
     if resolution.winner:
         return texts("outcome_solo", power=module.power_name(resolution.winner, game.language))
