@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.games import registry
+from adjudicator.service.auth import hash_password
 from adjudicator.service.turns import create_game
 from tests.test_service_commands import GM, Outbox, Table
 
@@ -38,7 +39,7 @@ class DiceTable(Table):
 
     def start(self, **options: object) -> Outbox:
         create_game(self.store, self.config, "dice", "dicetest", {"language": "en", **options}, self.now, gm=GM,
-                    seed=7)
+                    seed=7, settings={"gm_password_hash": hash_password("gm-secret")})
         for power in SEATS:
             self.deliver(address(power), signon(power))
         return self.poll()
@@ -165,3 +166,186 @@ def test_a_game_ends_with_the_outcome_to_everyone(table: DiceTable) -> None:
         assert "The game is over: Green reached the victory condition and wins." in report.text
         assert report.machine("Next-Phase") == ["-"]
     assert out.one("report", GM)
+
+
+# --- (b) standing and queued orders ------------------------------------------------
+
+
+def test_orders_sent_before_the_turn_are_queued_secretly_and_used_when_it_comes(table: DiceTable) -> None:
+    table.start()
+    out = table.act("Green", "TAKE 2", "ROLL")
+    ack = out.one("acknowledgement", address("Green")).text
+    assert "It is not your turn in R1.1 (to act: Red)." in ack and "2 order(s) queued" in ack
+    assert [m.to for m in out] == [address("Green")]  # nobody else hears of it
+    out = table.act("Red", "TAKE 1")
+    # R1.1 and, in the same go, R1.2 with Green's first queued order; Blue is told at once
+    assert [(p.phase, p.orders, p.trigger) for p in table.store.phases("dice")] == [
+        ("R1.1", {"Red": ["TAKE 1"]}, "ready"), ("R1.2", {"Green": ["TAKE 2"]}, "chain")]
+    assert not out.of("turn")[1:] and out.one("turn", address("Blue"))
+    assert "queued" not in out.one("turn", address("Blue")).text.lower()
+    assert table.store.turn_seat("dice", "Green").queue["orders"] == ["ROLL"]
+
+
+def test_a_queued_order_that_is_not_legal_when_the_turn_comes_is_rejected_with_the_reason(table: DiceTable) -> None:
+    table.start()
+    table.act("Green", "TAKE 2", "ROLL")  # TAKE 2 for R1.2; ROLL is no vote
+    table.act("Red", "TAKE 1")
+    out = table.act("Blue", "PASS")
+    vote = out.one("turn", address("Green"))
+    assert "Your queued orders could not be used and are dropped:" in vote.text
+    assert "ROLL: not a legal action now" in vote.text
+    assert table.store.turn_seat("dice", "Green").queue["orders"] == []
+    assert table.game()["phase"] == "R1V"
+
+
+def test_queued_lines_are_tried_in_order_and_the_first_legal_one_is_used(table: DiceTable) -> None:
+    table.start()
+    table.act("Red", "TAKE 1")
+    table.act("Green", "TAKE 1")
+    table.act("Blue", "PASS")
+    for power in SEATS:
+        table.act(power, "NO")
+    table.act("Green", "TAKE 2", "TAKE 1")  # round 2: both still open, so TAKE 2 is used
+    table.act("Red", "TAKE 2")
+    assert table.store.phases("dice")[-1].orders == {"Green": ["TAKE 2"]}
+
+
+def test_pass_round_passes_every_turn_of_the_round_and_ends_with_it(table: DiceTable) -> None:
+    table.start()
+    ack = table.act("Blue", "PASS ROUND").one("acknowledgement", address("Blue")).text
+    assert "You pass for the rest of round R1 (secret)." in ack
+    table.act("Red", "TAKE 1")
+    out = table.act("Green", "TAKE 1")
+    # Blue's action and its vote are its passes; the vote waits for Red and Green only
+    assert table.store.phases("dice")[-1].orders == {"Blue": ["PASS"]}
+    assert sorted(m.to for m in out.of("turn")) == [address("Green"), address("Red")]
+    table.act("Red", "NO")
+    table.act("Green", "NO")
+    assert table.store.phases("dice")[-1].orders == {"Red": ["NO"], "Green": ["NO"], "Blue": ["NO"]}
+    table.act("Red", "TAKE 1")
+    out = table.act("Green", "TAKE 1")
+    assert out.one("turn", address("Blue")).machine("Turn") == ["R2.3 action"]  # round 2: Blue plays again
+
+
+def test_pass_round_on_the_own_turn_passes_at_once(table: DiceTable) -> None:
+    table.start()
+    out = table.act("Red", "PASS ROUND")
+    assert "It is your turn now: PASS is used at once." in out.one("acknowledgement", address("Red")).text
+    assert table.game()["phase"] == "R1.2" and out.one("turn", address("Green"))
+
+
+def test_cancel_drops_the_queue_and_the_seat_gets_its_turn_mail(table: DiceTable) -> None:
+    table.start()
+    table.act("Green", "TAKE 2")
+    assert "Queued orders and PASS ROUND dropped." in table.act("Green", "CANCEL").one(
+        "acknowledgement", address("Green")).text
+    out = table.act("Red", "TAKE 1")
+    assert table.game()["phase"] == "R1.2" and out.one("turn", address("Green"))
+    assert "Nothing was queued." in table.act("Green", "CANCEL").one("acknowledgement", address("Green")).text
+
+
+# --- (c) digests and STATUS ---------------------------------------------------------
+
+
+def test_set_digest_none_sends_a_mail_after_every_action(table: DiceTable) -> None:
+    table.start()
+    ack = table.act("Blue", "SET DIGEST NONE").one("acknowledgement", address("Blue")).text
+    assert "Digests for you in dice: a mail after every action." in ack
+    out = table.act("Red", "TAKE 1")
+    assert "Red takes 1 (score 1)" in out.one("digest", address("Blue")).text
+    assert not [m for m in out if m.to == address("Green") and m.kind == "digest"]  # Green: per round
+    out = table.act("Green", "TAKE 2")
+    assert out.one("turn", address("Blue"))  # Blue's turn: the turn mail carries the action instead
+
+
+def test_a_digest_every_n_hours_collects_the_actions_in_between(table: DiceTable) -> None:
+    table.start()
+    table.act("Red", "SET DIGEST 12h")
+    out = table.act("Red", "TAKE 1")
+    assert "Red takes 1 (score 1)" in out.one("digest", address("Red")).text  # the first one at once
+    table.now += timedelta(hours=1)
+    out = table.act("Green", "TAKE 1")
+    assert not [m for m in out if m.to == address("Red")]  # the last digest is only an hour ago
+    table.now += timedelta(hours=10)
+    assert not table.poll()
+    table.now += timedelta(hours=1)
+    digest = table.poll().one("digest", address("Red"))
+    assert "Green takes 1 (score 1)" in digest.text and "Red takes 1" not in digest.text
+    assert "Unknown choice" in table.act("Blue", "SET DIGEST sometimes").one("acknowledgement", address("Blue")).text
+
+
+def test_status_shows_the_position_and_only_the_own_queue(table: DiceTable) -> None:
+    table.start()
+    table.act("Green", "TAKE 2")
+    table.act("Red", "ROLL")
+    status = table.act("Blue", "STATUS").one("acknowledgement", address("Blue")).section("STATUS")
+    assert status[0].startswith("dice: phase R1.3, running, deadline ")
+    assert "To act: Blue" in status and any(line.startswith("Points: Red ") for line in status)
+    assert "R1.2:" in status and not any("Queued" in line for line in status)
+    table.act("Blue", "ROLL", "PASS")  # Blue in turn: ROLL now; PASS is one action too many
+    table.act("Green", "YES")  # Green is in the vote now, not queued
+    mine = table.act("Red", "STATUS").one("acknowledgement", address("Red")).section("STATUS")
+    assert "To act: Red, Green, Blue" in mine
+
+
+# --- (d) UNDO and the GM's rollback -------------------------------------------------
+
+
+def test_undo_takes_back_the_last_action_while_nobody_acted_after_it(table: DiceTable) -> None:
+    table.start()
+    table.act("Red", "TAKE 2")
+    out = table.act("Red", "UNDO")
+    answer = out.one("acknowledgement", address("Red")).section("UNDO")
+    assert answer[0] == "Your action in R1.1 (TAKE 2) is taken back; it is your turn again."
+    assert "  TAKE 2 – take 2 points" in answer
+    notice = out.one("notice", address("Green"))  # Green had been told it was its turn
+    assert "Red took back the action in R1.1 (TAKE 2)" in notice.text
+    assert table.game()["phase"] == "R1.1" and table.game()["scores"] == {"Red": 0, "Green": 0, "Blue": 0}
+    assert table.store.phases("dice") == []
+    out = table.act("Red", "TAKE 1")
+    turn = out.one("turn", address("Green"))  # told again, with the action that stands
+    assert "Red takes 1 (score 1)" in turn.text and "takes 2" not in turn.text
+
+
+def test_undo_is_refused_after_a_roll_and_after_the_next_seat_acted(table: DiceTable) -> None:
+    table.start()
+    table.act("Red", "ROLL")
+    refused = table.act("Red", "UNDO").one("acknowledgement", address("Red")).section("UNDO")
+    assert refused == ["R1.1 cannot be taken back: the action revealed something or drew something at random."]
+    table.act("Green", "TAKE 1")
+    refused = table.act("Green", "ZURÜCKNEHMEN").one("acknowledgement", address("Green")).section("UNDO")
+    assert refused[0].startswith("Your action in R1.2 (TAKE 1) is taken back")
+    table.act("Green", "PASS")
+    table.act("Blue", "PASS")
+    refused = table.act("Green", "UNDO").one("acknowledgement", address("Green")).section("UNDO")
+    assert refused == ["R1.2 cannot be taken back: R1.3 has happened since."]
+    assert [p.phase for p in table.store.phases("dice")] == ["R1.1", "R1.2", "R1.3"]
+
+
+def test_undo_withdraws_a_vote_while_the_others_have_not_voted(table: DiceTable) -> None:
+    table.start()
+    for power in SEATS:
+        table.act(power, "PASS")
+    table.act("Red", "YES")
+    assert table.act("Red", "UNDO").one("acknowledgement", address("Red")).section("UNDO") == [
+        "Your answer for R1V is withdrawn; the phase waits for you again."]
+    assert "Red" not in table.store.submissions("dice", "R1V")
+
+
+def test_the_gm_rolls_a_turn_game_back_to_any_action(table: DiceTable) -> None:
+    table.start()
+    table.act("Red", "TAKE 1")
+    table.act("Green", "TAKE 2")
+    table.act("Blue", "ROLL")
+    out = table.send(GM, "GAMEMASTER dice gm-secret", "GM ROLLBACK R1.2")
+    assert table.game()["phase"] == "R1.2" and table.game()["scores"] == {"Red": 1, "Green": 0, "Blue": 0}
+    assert out.one("turn", address("Green")).machine("Turn") == ["R1.2 action"]
+    assert [p.phase for p in table.store.phases("dice")] == ["R1.1"]
+    out = table.act("Green", "PASS")
+    assert out.one("turn", address("Blue")).machine("Turn") == ["R1.3 action"]
+
+
+def test_the_gm_acts_for_a_seat_and_the_game_goes_on_at_once(table: DiceTable) -> None:
+    table.start()
+    out = table.send(GM, "GAMEMASTER dice gm-secret", "GM ORDERS Red", "TAKE 2")
+    assert table.game()["phase"] == "R1.2" and out.one("turn", address("Green"))

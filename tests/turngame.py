@@ -123,8 +123,8 @@ class DiceRound:
             yes = sum(1 for v in votes.values() if v == "YES")
             lines.append({"what": "vote", "votes": votes, "yes": yes})
             over = yes * 2 > len(SEATS) or state["round"] >= state["options"]["rounds"]
-            after.update(vote=False, round=state["round"] + 1, seat=0, phase=f"R{state['round'] + 1}.1",
-                         taken={s: [] for s in SEATS})
+            after.update(vote=False, round=state["round"] + 1, seat=0, phase=f"R{state['round'] + 1}.1")
+            taken = {s: [] for s in SEATS}
         else:
             seat = SEATS[state["seat"]]
             action = (list(orders.get(seat, ())) or ["PASS"])[0]

@@ -231,10 +231,32 @@ class Absent:
     last_day: str
 
 
+@dataclass(frozen=True, slots=True)
+class PassRound:
+    """``PASS ROUND``: in a turn-based game, pass every turn for the rest
+    of the round (a standing order, kept secret)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """``CANCEL``: drop the queued orders and a standing PASS."""
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """``UNDO``: take back the last action while nothing follows it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """``STATUS``: the current position of the game signed on to."""
+
+
 Command: TypeAlias = (
     SignOn | SignOff | Ready | Wait | ListGames | History | ChangePassword | Resign | Draw | NoDraw | Concede
     | NoConcede | Help | GameMaster | Admin | GmCommand | Press | Broadcast | Absent | EndPress | Summary
     | ShowOrders | WhoGame | SetOption | Clear | PhaseInfo
+    | PassRound | Cancel | Undo | Status
 )
 """Any command a player can give in a mail."""
 
@@ -499,8 +521,11 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "set", SetOption, ("SET",), ("SETZE",), (Parameter("setting", "einstellung", several_words=True),),
-        "njudge settings: SET WAIT is WAIT, SET NOWAIT is READY.",
-        "Einstellungen wie bei njudge: SETZE WARTEN ist WARTEN, SETZE NICHTWARTEN ist BEREIT.",
+        "njudge settings: SET WAIT is WAIT, SET NOWAIT is READY; turn-based games: SET DIGEST ROUND|NONE|<N>h "
+        "(the others' actions once per round, after every action, or at most every N hours).",
+        "Einstellungen wie bei njudge: SETZE WARTEN ist WARTEN, SETZE NICHTWARTEN ist BEREIT; Spiele mit Zügen: "
+        "SETZE ZUSAMMENFASSUNG RUNDE|KEINE|<N>h (die Züge der anderen je Runde, nach jedem Zug oder höchstens alle "
+        "N Stunden).",
         lambda a: SetOption(a[0]),
     ),
     CommandSpec(
@@ -535,6 +560,31 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "Tell your game master you will be away (days as YYYY-MM-DD).",
         "Dem Spielleiter eine Abwesenheit melden (Tage als JJJJ-MM-TT).",
         lambda a: Absent(a[0], a[1]),
+    ),
+    CommandSpec(
+        "pass_round", PassRound, ("PASS ROUND",), ("RUNDE PASSEN",), (),
+        "Turn-based games: pass every turn for the rest of this round (kept secret).",
+        "Spiele mit Zügen: für den Rest dieser Runde bei jedem Zug passen (bleibt geheim).",
+        lambda a: PassRound(),
+    ),
+    CommandSpec(
+        "cancel", Cancel, ("CANCEL",), ("STORNO",), (),
+        "Turn-based games: drop your queued orders and a standing PASS ROUND.",
+        "Spiele mit Zügen: die vorgemerkten Züge und ein RUNDE PASSEN verwerfen.",
+        lambda a: Cancel(),
+    ),
+    CommandSpec(
+        "undo", Undo, ("UNDO",), ("ZURÜCKNEHMEN", "ZURUECKNEHMEN"), (),
+        "Turn-based games: take back your last action (only while nobody acted after it and it revealed nothing).",
+        "Spiele mit Zügen: den letzten eigenen Zug zurücknehmen (nur solange niemand danach gezogen hat und er "
+        "nichts aufgedeckt hat).",
+        lambda a: Undo(),
+    ),
+    CommandSpec(
+        "status", Status, ("STATUS",), ("LAGE",), (),
+        "The position of the game you signed on to, now.",
+        "Der Stand des Spiels, bei dem du angemeldet bist, jetzt.",
+        lambda a: Status(),
     ),
     CommandSpec(
         "gamemaster", GameMaster, ("GAMEMASTER",), ("SPIELLEITER",),

@@ -604,9 +604,11 @@ def _rollback(context: GmContext, tree: Tree[Any]) -> str:
     assert context.game is not None
     (phase,) = _words(tree, "WORD")
     game = context.game
+    later = [p.phase for p in context.store.phases(game.name)]
     target = context.store.roll_back_phases(context.db, game.name, phase, context.now.isoformat())
     if target is None:
         raise GmRefused(context.texts("no_such_phase", game=game.name, phase=phase))
+    later = later[later.index(target.phase):] + [game.phase]
     module = _module(context)
     rolled = replace(game, phase=target.phase, state=target.state, status=ACTIVE, outcome="",
                      deadline=deadline_after(game, module, target.state, context.now),
@@ -615,6 +617,10 @@ def _rollback(context: GmContext, tree: Tree[Any]) -> str:
     context.store.clear_ready(context.db, game.name, target.phase)
     _tell_everyone(context, "rollback_subject", context.texts("rollback_mail", game=game.name, phase=target.phase,
                                                               deadline=context.texts.when(rolled.deadline)))
+    if module.turn(target.state) is not None:  # a turn game: the seat in turn is told again
+        from adjudicator.service.turn_commands import after_rollback
+
+        after_rollback(context.store, context.db, context.config, game.name, target, later, context.now)
     context.lines.append(context.texts("gm_done", what=f"{target.phase}"))
     return f"rolled back to {target.phase}"
 

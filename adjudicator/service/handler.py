@@ -30,6 +30,7 @@ from adjudicator.mail.compose import Attachment, check_address
 from adjudicator.mail.loops import why_not_answered
 from adjudicator.service import commands as cmd
 from adjudicator.service import gm
+from adjudicator.service import turn_commands
 from adjudicator.service.auth import check_password, hash_password
 from adjudicator.service.notes import note_text
 from adjudicator.service.notify import queue, queue_notice, reply_subject
@@ -287,6 +288,8 @@ class _Session:
             self._list(value)
         elif isinstance(value, cmd.History):
             self._history(value)
+        elif isinstance(value, (cmd.PassRound, cmd.Cancel, cmd.Undo, cmd.Status)):
+            self._turn_command(value)
         else:
             self._player_command(value)
 
@@ -397,7 +400,10 @@ class _Session:
     def _set_option(self, line: int, value: cmd.SetOption) -> None:
         """njudge's SET: SET WAIT is WAIT, SET NOWAIT is READY."""
         words = " ".join(value.words.upper().split())
-        if words in ("WAIT", "WARTEN"):
+        first, _, rest = words.partition(" ")
+        if first in ("DIGEST", "ZUSAMMENFASSUNG") and rest:
+            self._turn_command(" ".join(value.words.split()[1:]))
+        elif words in ("WAIT", "WARTEN"):
             self._player_command(cmd.Wait())
         elif words in ("NOWAIT", "NO WAIT", "NICHTWARTEN", "NICHT WARTEN"):
             self._player_command(cmd.Ready())
@@ -441,12 +447,8 @@ class _Session:
         if game.status != ACTIVE:
             section.lines.append(self._not_running(game))
             return
-        if self.current.player.power not in self.current.module.must_act(game.state):
-            turn = self.current.module.turn(game.state)
-            if turn is not None:
-                names = ", ".join(self.current.module.power_name(p, game.language) for p in turn.seats)
-                section.lines.append(self.texts("turn_not_yours", phase=game.phase, powers=names or "-"))
-                return
+        if self.current.player.power not in self.current.module.must_act(game.state) and \
+                self.current.module.turn(game.state) is None:
             section.lines.append(self.texts("nothing_to_order", phase=game.phase))
             return
         self.current.lines.extend(value.lines)
@@ -462,6 +464,13 @@ class _Session:
         self.pending = None
         game = self.store.game(signed.game.name) or signed.game
         power = signed.player.power
+        turn = signed.module.turn(game.state)
+        if turn is not None and power not in turn.seats:  # before its turn: queued, secret
+            names = ", ".join(signed.module.power_name(p, game.language) for p in turn.seats)
+            section.lines.append(self.texts("turn_not_yours", phase=game.phase, powers=names or "-"))
+            section.lines.extend(turn_commands.queue_orders(self.store, self.db, game, power,
+                                                            [text for _, text in signed.lines], self.texts))
+            return
         check = signed.module.check_orders(game.state, power, signed.lines)
         echoed: list[tuple[int, str]] = []  # in mail order, errors between the orders
         for accepted in (a for a in check.accepted if a.line in block):
@@ -603,6 +612,40 @@ class _Session:
         self.store.save_submission(self.db, replace(entry, updated_at=self.now.isoformat()))
         self.touched.add(game.name)
         self._check_votes(game, section)
+
+    def _turn_command(self, value: cmd.PassRound | cmd.Cancel | cmd.Undo | cmd.Status | str) -> None:
+        """``PASS ROUND``, ``CANCEL``, ``UNDO``, ``SET DIGEST <choice>`` (a
+        string: the choice; turn-based games) and ``STATUS`` (every game)
+        for the seat signed on to."""
+        if isinstance(value, str):
+            echo = f"SET DIGEST {shown(value, 20)}"
+        else:
+            echo = {cmd.PassRound: "PASS ROUND", cmd.Cancel: "CANCEL", cmd.Undo: "UNDO"}.get(type(value), "STATUS")
+        section = Section(echo)
+        self.sections.append(section)
+        if self.current is None:
+            section.lines.append(self.texts("sign_on_first"))
+            return
+        game = self.store.game(self.current.game.name) or self.current.game
+        module, power = self.current.module, self.current.player.power
+        if isinstance(value, cmd.Status):
+            section.lines.extend(turn_commands.status(self.store, game, module, power, self.texts))
+            return
+        if isinstance(value, str):
+            section.lines.extend(turn_commands.set_digest(self.store, self.db, game, power, value, self.texts))
+            return
+        if game.status != ACTIVE:
+            section.lines.append(self._not_running(game))
+            return
+        if isinstance(value, cmd.PassRound):
+            section.lines.extend(turn_commands.pass_round(self.store, self.db, game, module, power, self.now,
+                                                          self.texts))
+            self.touched.add(game.name)
+        elif isinstance(value, cmd.Cancel):
+            section.lines.extend(turn_commands.cancel(self.store, self.db, game, power, self.texts))
+        else:
+            section.lines.extend(turn_commands.undo(self.store, self.db, self.config, game, module, power, self.now,
+                                                    self.texts))
 
     def _check_votes(self, game: GameRecord, section: Section) -> None:
         module = self.current.module if self.current else game_module(game.variant)

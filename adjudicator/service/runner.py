@@ -34,6 +34,7 @@ from adjudicator.service.intake import MaildirIntake, Transport, take_in
 from adjudicator.service.reminders import send_pause_notices, send_reminders
 from adjudicator.service.outbox import SendSummary, SmtpSettings, send_due
 from adjudicator.service.store import Store
+from adjudicator.service.turnplay import flush_digests
 from adjudicator.service.turns import deadline_passed, due_games, everyone_ready, process_phase
 
 log = logging.getLogger("adjudicator")
@@ -178,6 +179,7 @@ class Judge:
         self.process_due()
         self.sync_deadlines()
         send_reminders(self.store, self.config, self.clock())
+        flush_digests(self.store, self.config, self.clock())
         send_pause_notices(self.store, self.config, self.clock())
 
     async def send(self) -> SendSummary:

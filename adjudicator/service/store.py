@@ -938,6 +938,11 @@ class Store:
             (seat.game, seat.power, seat.digest, seat.seen_seq, seat.digest_at, _dump(seat.queue)),
         )
 
+    def forget_reminders(self, db: Connection, game: str, phase: str) -> None:
+        """Forget which reminders and "your turn" mails went out for a phase
+        (it is open again after an UNDO or a rollback)."""
+        db.execute("DELETE FROM reminders_sent WHERE game = ? AND phase = ?", (game, phase))
+
     def delete_submission(self, db: Connection, game: str, phase: str, power: str) -> None:
         """Forget a power's submission for a phase."""
         db.execute("DELETE FROM submissions WHERE game = ? AND phase = ? AND power = ?", (game, phase, power))

@@ -46,20 +46,35 @@ def turn_now(module: GameModule, game: GameRecord) -> TurnPhase | None:
     return module.turn(game.state)
 
 
-def queued_order(store: Store, game: GameRecord, module: GameModule, power: str) -> str | None:
-    """The order the seat's standing or queued orders give now (a standing
-    ``PASS`` of this round, else the first queued line that is legal now),
-    or None."""
+@dataclass(frozen=True)
+class QueuePick:
+    """What a seat's standing and queued orders give now: the order line
+    (None: nothing usable), how many queued lines it uses up (the used one
+    and the ones before it that were not legal) and why those were not."""
+
+    line: str | None
+    used: int = 0
+    rejected: tuple[tuple[str, str], ...] = ()
+
+
+def queued_order(store: Store, game: GameRecord, module: GameModule, power: str) -> QueuePick:
+    """The order the seat's standing or queued orders give now: a standing
+    ``PASS ROUND`` of this round gives ``pass_order``; else the queued
+    lines are tried in order and the first legal one is used (the ones
+    before it are dropped with the reason)."""
     queue_data = store.turn_seat(game.name, power).queue
     if queue_data.get("pass_round") == module.round_key(game.state):
         line = module.pass_order(game.state, power)
         if line is not None:
-            return line
-    for text in queue_data.get("orders", []):
-        check = module.check_orders(game.state, power, [(1, str(text))])
+            return QueuePick(line)
+    rejected: list[tuple[str, str]] = []
+    for index, text in enumerate(str(t) for t in queue_data.get("orders", [])):
+        check = module.check_orders(game.state, power, [(1, text)])
         if check.accepted and not check.problems:
-            return check.accepted[0].canonical
-    return None
+            return QueuePick(check.accepted[0].canonical, index + 1, tuple(rejected))
+        reason = check.problems[0].message if check.problems else "-"
+        rejected.append((text, reason))
+    return QueuePick(None, len(rejected), tuple(rejected))
 
 
 @dataclass(frozen=True)
@@ -92,9 +107,9 @@ def turn_orders(store: Store, game: GameRecord, module: GameModule, turn: TurnPh
             continue
         player = players.get(seat)
         played = player is not None and player.status == "playing"
-        line = queued_order(store, game, module, seat) if played else None
-        if line is not None:
-            orders[seat] = [line]
+        pick = queued_order(store, game, module, seat) if played else QueuePick(None)
+        if pick.line is not None:
+            orders[seat] = [pick.line]
             queued.append(seat)
             continue
         if played and not at_deadline:
@@ -135,7 +150,8 @@ def resolve_turns(
     if turn is None:
         return False
     rounds_done = 0
-    done, round_over = _resolve_one(store, db, config, game, module, turn, now, trigger, trigger == "deadline")
+    done, round_over = _resolve_one(store, db, config, game, module, turn, now, trigger,
+                                    trigger in ("deadline", "gm"))
     if not done:
         return False
     rounds_done += round_over
@@ -194,21 +210,32 @@ def _resolve_one(
     store.mark_audit_reported(db, game.name)
     store.log(db, game.name, now.isoformat(), "resolved", f"{game.phase} ({trigger})")
     for seat in chosen.queued:
-        _use_queue(store, db, game, seat, chosen.orders.get(seat, []))
+        _use_queue(store, db, game, module, seat)
     return True, finished or round_before != round_after
 
 
-def _use_queue(store: Store, db: Connection, game: GameRecord, power: str, used: Sequence[str]) -> None:
-    """Take a used queued line off the seat's queue (a standing PASS stays
-    for its round)."""
+def _use_queue(store: Store, db: Connection, game: GameRecord, module: GameModule, power: str) -> None:
+    """Take the used queued lines off the seat's queue (a standing PASS
+    stays for its round); the reasons for lines dropped on the way are
+    kept for the seat's next "your turn" mail."""
+    pick = queued_order(store, game, module, power)
     seat = store.turn_seat(game.name, power)
-    lines = list(seat.queue.get("orders", []))
-    for line in used:
-        for index, text in enumerate(lines):
-            if " ".join(str(text).upper().split()) == " ".join(line.upper().split()):
-                del lines[index]
-                break
-    store.save_turn_seat(db, replace(seat, queue={**seat.queue, "orders": lines}))
+    lines = list(seat.queue.get("orders", []))[pick.used:]
+    rejected = [*seat.queue.get("rejected", []), *([t, r] for t, r in pick.rejected)]
+    store.save_turn_seat(db, replace(seat, queue={**seat.queue, "orders": lines, "rejected": rejected}))
+
+
+def drop_unusable_queue(store: Store, db: Connection, game: GameRecord, module: GameModule,
+                        power: str) -> list[tuple[str, str]]:
+    """When none of a seat's queued lines is legal now: drop them all and
+    return each with the reason (and any kept from earlier), so its "your
+    turn" mail can say why."""
+    pick = queued_order(store, game, module, power)
+    seat = store.turn_seat(game.name, power)
+    rejected = [(str(t), str(r)) for t, r in seat.queue.get("rejected", [])] + list(pick.rejected)
+    if rejected or seat.queue.get("orders"):
+        store.save_turn_seat(db, replace(seat, queue={**seat.queue, "orders": [], "rejected": []}))
+    return rejected
 
 
 # --- what the players read ---------------------------------------------------------
@@ -302,6 +329,7 @@ def your_turn(store: Store, db: Connection, config: Config, game: GameRecord, mo
     texts = texts_for(game)
     turn = module.turn(game.state)
     assert turn is not None
+    rejected = drop_unusable_queue(store, db, game, module, player.power)
     seat = store.turn_seat(game.name, player.power)
     unseen = _unseen(store, game.name, seat.seen_seq)
     default = module.pass_order(game.state, player.power)
@@ -314,6 +342,7 @@ def your_turn(store: Store, db: Connection, config: Config, game: GameRecord, mo
         actions_since=[line for entry in unseen for line in action_lines(module, entry.phase, entry.report, texts)],
         position=_position(game, module, player.power, texts),
         actions=list(module.actions_now(game.state, player.power, game.language)), default=default,
+        rejected=[texts("turn_queue_rejected", order=order, reason=reason) for order, reason in rejected],
     )
     queue(store, db, config, player.address, texts("turn_subject", game=game.name, phase=game.phase, power=name),
           body, now)
@@ -398,3 +427,27 @@ def _final_mails(store: Store, db: Connection, config: Config, game: GameRecord,
 def end_lines(game: GameRecord, texts: Texts) -> list[str]:
     """What the end of a game publishes besides the outcome (the seed)."""
     return []
+
+
+def flush_digests(store: Store, config: Config, now: datetime) -> int:
+    """Send the digests that are due by the clock (seats on ``hours:N``
+    whose last digest is that long ago and who have unseen actions);
+    returns how many were queued."""
+    sent = 0
+    for game in store.games():
+        if game.status != "active":
+            continue
+        module = game_module(game.variant)
+        if module.turn(game.state) is None and not any(TURN_KEY in p.report for p in store.phases(game.name)[-1:]):
+            continue
+        targets = [(p.power, p.address) for p in store.players(game.name) if p.status == "playing" and p.address]
+        targets += [(GM_SEAT, game.gm)] if game.gm else []
+        due = [(power, address) for power, address in targets
+               if digest_choice(store, game, power).startswith("hours:")]
+        if not due:
+            continue
+        with store.transaction() as db:
+            for power, address in due:
+                assert address is not None
+                sent += send_digest(store, db, config, game, module, power, address, now, round_over=False)
+    return sent
