@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from adjudicator.games.pfalz1847 import engine
+from adjudicator.games.pfalz1847 import bots, engine
 from adjudicator.games.pfalz1847.data import GameData, game_data
 from adjudicator.games.pfalz1847.parse import parse_line
 
@@ -67,44 +67,11 @@ class Table:
         return engine.actor(self.data, self.g)
 
 
-def bot_order(data: GameData, g: dict[str, Any], rng: random.Random) -> Any:
-    """A random legal order (passing less often than acting)."""
-    orders = engine.legal_orders(data, g, limit_lays=40)
-    acting = [o for o in orders if str(o) != "PASS"]
-    if acting and rng.random() < 0.85:
-        return rng.choice(acting)
-    return rng.choice(orders)
-
-
 def quick_bot_order(data: GameData, g: dict[str, Any], rng: random.Random) -> Any:
-    """A random legal order, found by trying candidates in random order
-    (acting more often than passing)."""
-    seat = engine.actor(data, g)
-    candidates = engine.candidate_orders(data, g, limit_lays=30)
-    rng.shuffle(candidates)
-    passing = [o for o in candidates if str(o) in ("PASS", "DONE")]
-    acting = [o for o in candidates if str(o) not in ("PASS", "DONE")]
-    order_list = acting + passing if rng.random() < 0.8 else passing + acting
-    for order in order_list:
-        try:
-            engine.apply(data, g, seat or "", order)
-        except engine.Refusal:
-            continue
-        return order
-    raise AssertionError("no legal order")
+    """A random legal order (``bots.random_order``)."""
+    return bots.random_order(data, g, rng)
 
 
 def random_game(seed: int, players: int, max_steps: int = 5000) -> tuple[dict[str, Any], int]:
-    """A game of bots choosing random legal orders, run to its end; money
-    is checked after every order."""
-    rng = random.Random(seed)
-    g = engine.new_game(DATA, players)
-    total = engine.money_total(g)
-    steps = 0
-    while not g["over"] and steps < max_steps:
-        seat = engine.actor(DATA, g)
-        assert seat is not None
-        g = engine.apply(DATA, g, seat, quick_bot_order(DATA, g, rng))
-        assert engine.money_total(g) == total, f"money changed at step {steps}"
-        steps += 1
-    return g, steps
+    """A seeded bots' game on the stand-in data, money checked after every order."""
+    return bots.random_game(DATA, seed, players, max_steps)

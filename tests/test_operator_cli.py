@@ -88,3 +88,13 @@ def test_the_demo_plays_to_the_first_builds_and_leaves_its_mails(tmp_path: Path)
 def test_the_standard_demo_dislodges_in_galicia(tmp_path: Path) -> None:
     text = out(run(tmp_path, "demo", "--variant", "standard", "--dir", str(tmp_path / "demo"), "--deadline", "3"))
     assert "phases played: S1901M, F1901M, F1901R, W1901A, S1902M" in text
+
+
+def test_the_1847_demo_plays_the_rule_summarys_example(tmp_path: Path) -> None:
+    text = out(run(tmp_path, "demo", "--variant", "1847ae-4", "--dir", str(tmp_path / "demo"), "--deadline", "30"))
+    assert "playing a scripted 1847ae-4 game" in text
+    assert text.split("phases played: ")[1].split("\n")[0].endswith("OR2.1-0027, SR3-0033")
+    sent = [message_from_bytes(bytes(m), policy=policy.default) for m in mailbox.Maildir(tmp_path / "demo" / "mail" / "sent")]
+    bodies = [m.get_body(preferencelist=("plain",)).get_content() for m in sent if "OR2.1-0027" in str(m["Subject"])]
+    assert bodies and "L: price 86M, treasury 76M" in bodies[0] and "stand-in" in bodies[0]
+    assert any(part.get_content_type() == "image/png" for m in sent for part in m.walk())

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import mailbox
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
@@ -33,6 +33,10 @@ class Script:
     game: str
     last_phase: str
     phases: dict[str, list[tuple[str, list[str]]]]
+    options: dict[str, str] = field(default_factory=dict)
+    ready: bool = True
+    """Whether each mail ends with READY (not in a turn-based game, where
+    a READY on a sign-on would pass the first player's turn)."""
 
 
 # 30JK, 1618 to the first builds: a river double move, a transform, a
@@ -77,7 +81,34 @@ STANDARD = Script("standard", "demo1901", "S1902M", {
     "W1901A": [("Germany", ["Build F Kie", "Build A Ber"]), ("Austria", ["Build A Vie"])],
 })
 
-SCRIPTS = {script.variant: script for script in (THIRTY_YEARS, STANDARD)}
+# 1847 AE with four players (stand-in tile data): the rule summary's worked
+# example, S1 and the L through the first two stock and operating rounds.
+PFALZ = Script("1847ae-4", "demo1847", "SR3-0033", {
+    "SR1-0001": [("S4", ["BUY SCR"])],
+    "SR1-0002": [("S3", ["BUY VIW"])],
+    "SR1-0003": [("S2", ["BUY MNR"])],
+    "SR1-0004": [("S1", ["BUY PLP", "BUY W"])],
+    "SR1-0006": [("S2", ["BUY K"])],
+    "SR1-0007": [("S3", ["BUY LFKC"])],
+    "SR1-0008": [("S4", ["BUY R"])],
+    "SR1-0009": [("S1", ["PASS"])],
+    "SR1-0010": [("S2", ["BUY SPR"])],
+    "SR1-0011": [("S3", ["BUY H"])],
+    "SR1-0012": [("S4", ["PASS"])],
+    "SR1-0013": [("S1", ["PASS"])],
+    "SR1-0014": [("S2", ["PASS"])],
+    "SR1-0015": [("S3", ["PASS"])],
+    "OR1.1-0016": [("S1", ["LAY 58 G17 ROT 1", "LAY 57 G19 ROT 2", "STATION G15", "BUY TRAIN 3", "PASS"])],
+    "SR2-0021": [("S4", ["PASS"])],
+    "SR2-0022": [("S1", ["BUY L IPO"])],
+    "SR2-0023": [("S2", ["PASS"])],
+    "SR2-0024": [("S3", ["PASS"])],
+    "SR2-0025": [("S4", ["PASS"])],
+    "SR2-0026": [("S1", ["PASS"])],
+    "OR2.1-0027": [("S1", ["PASS", "PASS", "RUN 3: F18-G17-G15", "DIVIDEND", "BUY TRAIN 3", "PASS"])],
+}, {"data": "standin"}, ready=False)
+
+SCRIPTS = {script.variant: script for script in (THIRTY_YEARS, STANDARD, PFALZ)}
 
 
 def _address(power: str) -> str:
@@ -85,14 +116,15 @@ def _address(power: str) -> str:
                    if ch.isalnum()) + "@players.example"
 
 
-def _mail(game: str, power: str, body: list[str]) -> bytes:
+def _mail(game: str, power: str, body: list[str], ready: bool = True) -> bytes:
     message = EmailMessage()
     message["From"] = f"{power} <{_address(power)}>"
     message["To"] = "judge@localhost"
     message["Subject"] = f"{game} {power}"
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = make_msgid(domain="players.example")
-    message.set_content("\n".join([f"SIGNON {power} {game} secret-{_address(power)[:4]}", *body, "READY"]) + "\n")
+    message.set_content("\n".join([f"SIGNON {power} {game} secret-{_address(power)[:4]}", *body,
+                                   *(["READY"] if ready else [])]) + "\n")
     return bytes(message)
 
 
@@ -105,17 +137,19 @@ async def play(config: Config, script: Script = THIRTY_YEARS, deadline_seconds: 
     phases the game went through."""
     store = Store(config.store_target)
     judge = Judge(config, store, make_transport(config))
-    options = {f"deadline.{kind}": deadline_seconds for kind in ("movement", "retreat", "adjustment")}
+    options: dict[str, object] = {f"deadline.{kind}": deadline_seconds
+                                  for kind in ("movement", "retreat", "adjustment", "action")}
+    options.update(script.options)
     if store.game(script.game) is None:
         create_game(store, config, script.game, script.variant, options, judge.clock(), gm="gm@players.example",
                     seed=1)
     stop = asyncio.Event()
     service = asyncio.create_task(judge.serve(stop))
     for power in game_module(script.variant).powers():
-        _post(config.mailbox.path, _mail(script.game, power, []))
+        _post(config.mailbox.path, _mail(script.game, power, [], script.ready))
     seen: list[str] = []
     try:
-        for _ in range(int(120 / 0.2)):
+        for _ in range(int(max(120, 8 * len(script.phases)) / 0.2)):
             await asyncio.sleep(0.2)
             game = store.game(script.game)
             if game is None or game.status == "forming":
@@ -123,7 +157,7 @@ async def play(config: Config, script: Script = THIRTY_YEARS, deadline_seconds: 
             if game.phase not in seen:
                 seen.append(game.phase)
                 for power, body in script.phases.get(game.phase, []):
-                    _post(config.mailbox.path, _mail(script.game, power, body))
+                    _post(config.mailbox.path, _mail(script.game, power, body, script.ready))
             if game.phase == script.last_phase and not store.unsent_mail():
                 break
     finally:

@@ -1,0 +1,46 @@
+"""Bots for 1847 AE that choose random legal orders (for the seeded
+random games of the tests and benchmarks); the randomness is a
+``random.Random`` seeded by the caller, never part of a real game."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from adjudicator.games.pfalz1847 import engine
+from adjudicator.games.pfalz1847.data import GameData
+from adjudicator.games.pfalz1847.orders import Order
+
+
+def random_order(data: GameData, g: dict[str, Any], rng: random.Random) -> Order:
+    """A random legal order for the seat on turn, found by trying the
+    candidates in random order (acting four times as often as passing)."""
+    seat = engine.actor(data, g)
+    candidates = engine.candidate_orders(data, g, limit_lays=30)
+    rng.shuffle(candidates)
+    passing = [o for o in candidates if str(o) in ("PASS", "DONE")]
+    acting = [o for o in candidates if str(o) not in ("PASS", "DONE")]
+    for order in (acting + passing if rng.random() < 0.8 else passing + acting):
+        try:
+            engine.apply(data, g, seat or "", order)
+        except engine.Refusal:
+            continue
+        return order
+    raise AssertionError("no legal order")  # pragma: no cover - PASS or DONE is always legal
+
+
+def random_game(data: GameData, seed: int, players: int, max_steps: int = 5000) -> tuple[dict[str, Any], int]:
+    """A game of bots to its end (or ``max_steps`` orders); raises
+    ``AssertionError`` the moment the money does not add up."""
+    rng = random.Random(seed)
+    g = engine.new_game(data, players)
+    total = engine.money_total(g)
+    steps = 0
+    while not g["over"] and steps < max_steps:
+        seat = engine.actor(data, g)
+        assert seat is not None
+        g = engine.apply(data, g, seat, random_order(data, g, rng))
+        if engine.money_total(g) != total:
+            raise AssertionError(f"money changed at order {steps}: {engine.money_total(g)} != {total}")
+        steps += 1
+    return g, steps
