@@ -27,6 +27,12 @@ _NAMED: dict[str, tuple[str, str]] = {
     "1847ae-3": ("adjudicator.games.pfalz1847.module", "Pfalz1847Three"),
     "1847ae-4": ("adjudicator.games.pfalz1847.module", "Pfalz1847Four"),
     "1847ae-5": ("adjudicator.games.pfalz1847.module", "Pfalz1847Five"),
+    # Liberté for 3-6 players; the bare name (with or without the accent) is 4 players.
+    "liberte": ("adjudicator.games.liberte", "liberte4"),
+    "liberté": ("adjudicator.games.liberte", "liberte4"),
+    **{f"liberte{n}": ("adjudicator.games.liberte", f"liberte{n}") for n in (3, 4, 5, 6)},
+    **{f"liberté{n}": ("adjudicator.games.liberte", f"liberte{n}") for n in (3, 4, 5, 6)},
+    **{f"liberte-{n}": ("adjudicator.games.liberte", f"liberte{n}") for n in (3, 4, 5, 6)},
 }
 
 

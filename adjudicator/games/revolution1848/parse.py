@@ -11,28 +11,22 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Transformer
 
 from adjudicator.games.revolution1848.orders import (
     Attack, Decide, Discard, Forecast, General, Keep, Lose, NoAction, Order, Pass, PlaceArmy, Play, Remove, Stand,
     Swear, Withdraw,
 )
+from adjudicator.games.lines import ParseError, parse_tree
 from adjudicator.resources import grammar_path
+
+__all__ = ["HINT", "ParseError", "card_id", "colour_of", "parse_line", "party_code"]
 
 HINT = ("orders: PLAY PE12 | PLAY Z19 ON PE24 | PLAY PE42 AS Democrat | PASS | KEEP PE12 Z03 | KEEP NOTHING | "
         "DISCARD PE05 | DECIDE RED | FORECAST B | WITHDRAW | STAND | ARMY Z28 TO A04 | GENERAL PE34 TO Z28 | "
         "REMOVE PE34 | ATTACK Z28 ON Z13 | SWEAR Z28 | NONE | LOSE Z29 (German: SPIELE, AUF, ALS, PASSE, "
         "BEHALTE, NICHTS, ABWERFEN, ENTSCHEIDUNG ROT/BLAU, PROGNOSE, ZURUECKNEHMEN, BEIBEHALTEN, ARMEE ... AN, "
         "HEERFUEHRER ... ZU, ENTFERNE, ANGRIFF ... AUF, VEREIDIGE, KEINE, VERLIERE)")
-
-
-class ParseError(ValueError):
-    """A line that is no order: ``column`` (1-based) and what is wrong."""
-
-    def __init__(self, column: int, message: str) -> None:
-        super().__init__(message)
-        self.column = column
-        self.message = message
 
 
 @cache
@@ -113,25 +107,8 @@ class _Orders(Transformer[Token, Order]):
 
 def parse_line(text: str) -> Order:
     """The order written on one line (``ParseError`` when it is none)."""
-    try:
-        tree = _parser().parse(text)
-    except UnexpectedEOF:
-        raise ParseError(len(text) + 1, "the order is incomplete") from None
-    except UnexpectedCharacters as error:
-        raise ParseError(error.column, f"cannot read {_word_at(text, error.column)!r} here") from None
-    except UnexpectedToken as error:
-        if error.token.type == "$END":
-            raise ParseError(len(text) + 1, "the order is incomplete") from None
-        raise ParseError(error.column, f"did not expect {str(error.token)!r} here") from None
-    except UnexpectedInput as error:  # pragma: no cover - every kind is handled above
-        raise ParseError(getattr(error, "column", 1), "cannot read the order") from None
-    if isinstance(tree, Token):  # pragma: no cover - the grammar always yields a tree
-        raise ParseError(1, "cannot read the order")
+    tree = parse_tree(_parser(), text)
     if tree.data == "pass":
         return Pass()
     return _Orders().transform(tree)
 
-
-def _word_at(text: str, column: int) -> str:
-    rest = text[column - 1:]
-    return rest.split()[0] if rest.split() else rest

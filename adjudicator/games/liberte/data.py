@@ -1,0 +1,302 @@
+"""The game data of Liberté: board, cards, battles and supply.
+
+The rule text gives the procedure, not these tables.  ``cards/liberte.toml``
+is the template (public facts with their sources, every other value
+``"unknown"``); ``cards/liberte_standin.toml`` is the complete, invented
+stand-in set.  ``load`` turns a data text into a ``GameData`` or raises
+``DataError`` listing every problem ``problems`` finds; ``problems`` checks
+a text against every fact the sources give (6 regions of 5 provinces, one
+Paris, 14 CR provinces, 4 provinces with extra victory points, 110 cards,
+82 blocks, Valmy 2 VP in round 2).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Callable
+
+from adjudicator.resources import card_path
+
+FACTIONS = ("red", "blue", "white")
+"""Radicals, Moderates, Royalists; also the order of precedence on a tie
+that card plays do not break (Radicals > Moderates > Royalists)."""
+KINDS = ("person", "club", "special")
+EFFECTS = ("remove", "battle", "draw")
+UNKNOWN = "unknown"
+
+# Facts of the sources (see cards/liberte.toml): they bind every data set.
+REGIONS = 6
+PROVINCES_PER_REGION = 5
+CR_PROVINCES = 14
+VP_PROVINCES = 4
+CARDS = 110
+SUPPLY = {"red": 30, "blue": 28, "white": 24}
+TRACK = {"red": 2, "blue": 2, "white": 2}
+VALMY = ("Valmy", 2)
+
+
+class DataError(ValueError):
+    """A data text the game cannot use; ``problems`` lists every reason."""
+
+    def __init__(self, problems: tuple[str, ...]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Province:
+    """One province: id, name, region, marked CR, Paris, extra victory
+    points by round, and its place in the picture."""
+
+    id: str
+    name: str
+    region: str
+    cr: bool
+    paris: bool
+    vp: tuple[tuple[int, int], ...]
+    x: float
+    y: float
+
+    def extra_vp(self, round_number: int) -> int:
+        """The extra victory points for the province's winner in a round."""
+        return dict(self.vp).get(round_number, 0)
+
+
+@dataclass(frozen=True)
+class Region:
+    """A region: id, name, background colour and provinces in election order."""
+
+    id: str
+    name: str
+    colour: str
+    provinces: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card (see cards/liberte.toml for the fields)."""
+
+    id: str
+    deck: str
+    kind: str
+    name: str
+    region: str = ""
+    faction: str = ""
+    value: int = 0
+    blocks: int = 0
+    cannon: bool = False
+    sans_culotte: bool = False
+    general: int = 0
+    effect: str = ""
+
+
+@dataclass(frozen=True)
+class GameData:
+    """A complete data set; ``standin`` says it is the invented one."""
+
+    standin: bool
+    regions: tuple[Region, ...]
+    provinces: dict[str, Province]
+    cards: dict[str, Card]
+    battles: dict[int, tuple[str, int]]
+    supply: dict[str, int]
+    track: dict[str, int]
+
+    @property
+    def election_order(self) -> tuple[str, ...]:
+        """Every province, region by region, in election order."""
+        return tuple(p for region in self.regions for p in region.provinces)
+
+    @property
+    def paris(self) -> str:
+        """The id of Paris."""
+        return next(p.id for p in self.provinces.values() if p.paris)
+
+    def deck(self, letter: str) -> tuple[str, ...]:
+        """The card ids of deck ``A`` or ``B`` in data order."""
+        return tuple(c.id for c in self.cards.values() if c.deck == letter)
+
+
+def template() -> str:
+    """The template a GM fills in: cards/liberte.toml."""
+    return card_path("liberte").read_text(encoding="utf-8")
+
+
+@cache
+def standin_text() -> str:
+    """The stand-in data set's text: cards/liberte_standin.toml."""
+    return card_path("liberte_standin").read_text(encoding="utf-8")
+
+
+def problems(text: str) -> tuple[str, ...]:
+    """Every reason why ``text`` is no usable data set (empty: usable)."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        return (f"not TOML: {error}",)
+    found: list[str] = []
+    _unknowns(raw, "", found)
+    if found:
+        return tuple(found[:40]) + ((f"... and {len(found) - 40} more unknown values",) if len(found) > 40 else ())
+    try:
+        _build(raw, found)
+    except DataError:
+        pass
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        found.append(f"malformed data: {error}")
+    return tuple(found)
+
+
+def _unknowns(value: Any, where: str, found: list[str]) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _unknowns(item, f"{where}.{key}" if where else str(key), found)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _unknowns(item, f"{where}[{index + 1}]", found)
+    elif isinstance(value, str) and value.strip().lower() == UNKNOWN:
+        found.append(f"{where} is unknown")
+
+
+@cache
+def load(text: str) -> GameData:
+    """The data set of ``text``; ``DataError`` lists every problem."""
+    found = list(problems(text))
+    if found:
+        raise DataError(tuple(found))
+    return _build(tomllib.loads(text), [])
+
+
+def standin() -> GameData:
+    """The stand-in data set."""
+    return load(standin_text())
+
+
+def _int(value: Any, where: str, found: list[str], low: int = 0, high: int = 99) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        found.append(f"{where}: expected a whole number {low}..{high}, got {value!r}")
+        return low
+    return value
+
+
+def _bool(value: Any, where: str, found: list[str]) -> bool:
+    if not isinstance(value, bool):
+        found.append(f"{where}: expected true or false, got {value!r}")
+        return False
+    return value
+
+
+def _build(raw: dict[str, Any], found: list[str]) -> GameData:
+    start = len(found)
+    supply = {f: _int(raw.get("supply", {}).get(f), f"supply.{f}", found, 0, 200) for f in FACTIONS}
+    track = {f: _int(raw.get("round_track", {}).get(f), f"round_track.{f}", found, 0, 20) for f in FACTIONS}
+    if supply != SUPPLY:
+        found.append(f"supply: the game has {SUPPLY} faction blocks, not {supply}")
+    if track != TRACK:
+        found.append(f"round_track: the text puts {TRACK} blocks on the round track, not {track}")
+    battles: dict[int, tuple[str, int]] = {}
+    for number in (2, 3, 4):
+        entry = raw.get("battles", {}).get(str(number), {})
+        name = entry.get("name")
+        if not isinstance(name, str) or not name.strip():
+            found.append(f"battles.{number}.name: expected the battle's name")
+            name = "?"
+        battles[number] = (name, _int(entry.get("vp"), f"battles.{number}.vp", found, 0, 20))
+    if battles[2] != VALMY:
+        found.append(f"battles.2: the text names Valmy with 2 VP in round 2, not {battles[2]}")
+    regions: list[Region] = []
+    provinces: dict[str, Province] = {}
+    for r_index, entry in enumerate(raw.get("regions", [])):
+        rid = str(entry.get("id", ""))
+        where = f"regions[{r_index + 1}]"
+        if not re.fullmatch(r"[A-Z][A-Z0-9_]{1,19}", rid):
+            found.append(f"{where}.id: expected an id of capital letters, got {rid!r}")
+        colour = str(entry.get("colour", ""))
+        if not re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
+            found.append(f"{where}.colour: expected #rrggbb, got {colour!r}")
+        ids: list[str] = []
+        for p_index, item in enumerate(entry.get("provinces", [])):
+            pwhere = f"{where}.provinces[{p_index + 1}]"
+            pid = str(item.get("id", ""))
+            if not re.fullmatch(r"[A-Z][A-Z_]{1,19}", pid):
+                found.append(f"{pwhere}.id: expected an id of capital letters, got {pid!r}")
+            if pid in provinces:
+                found.append(f"{pwhere}.id: {pid} is there twice")
+            vp = item.get("vp", {})
+            if not isinstance(vp, dict) or any(k not in ("3", "4") for k in vp):
+                found.append(f"{pwhere}.vp: expected {{ 3 = n, 4 = n }}")
+                vp = {}
+            provinces[pid] = Province(
+                pid, str(item.get("name", pid)), rid, _bool(item.get("cr"), f"{pwhere}.cr", found),
+                _bool(item.get("paris", False), f"{pwhere}.paris", found),
+                tuple(sorted((int(k), _int(v, f"{pwhere}.vp.{k}", found, 0, 20)) for k, v in vp.items())),
+                float(_int(item.get("x"), f"{pwhere}.x", found, 0, 1000)),
+                float(_int(item.get("y"), f"{pwhere}.y", found, 0, 1000)),
+            )
+            ids.append(pid)
+        if len(ids) != PROVINCES_PER_REGION:
+            found.append(f"{where}: a region has {PROVINCES_PER_REGION} provinces, not {len(ids)}")
+        regions.append(Region(rid, str(entry.get("name", rid)), colour, tuple(ids)))
+    if len(regions) != REGIONS:
+        found.append(f"regions: the board has {REGIONS} regions, not {len(regions)}")
+    if len({r.id for r in regions}) != len(regions):
+        found.append("regions: two regions have the same id")
+    def count(test: Callable[[Province], bool]) -> int:
+        return sum(1 for p in provinces.values() if test(p))
+
+    if count(lambda p: p.paris) != 1:
+        found.append(f"provinces: exactly one is Paris, not {count(lambda p: p.paris)}")
+    if count(lambda p: p.cr) != CR_PROVINCES:
+        found.append(f"provinces: {CR_PROVINCES} are marked CR, not {count(lambda p: p.cr)}")
+    if count(lambda p: bool(p.vp)) != VP_PROVINCES:
+        found.append(f"provinces: {VP_PROVINCES} have extra victory points, not {count(lambda p: bool(p.vp))}")
+    cards = _cards(raw.get("cards", {}), {r.id for r in regions}, found)
+    if len(found) > start:
+        raise DataError(tuple(found))
+    return GameData(bool(raw.get("standin", False)), tuple(regions), provinces, cards, battles, supply, track)
+
+
+def _cards(raw: dict[str, Any], regions: set[str], found: list[str]) -> dict[str, Card]:
+    cards: dict[str, Card] = {}
+    for cid, entry in raw.items():
+        where = f"cards.{cid}"
+        deck = str(entry.get("deck", ""))
+        if deck not in ("A", "B"):
+            found.append(f"{where}.deck: expected A or B, got {deck!r}")
+        if not re.fullmatch(r"[AB]\d{1,3}", cid) or cid[0] != deck:
+            found.append(f"{where}: a card id is its deck's letter and a number (A12, B07)")
+        kind = str(entry.get("kind", ""))
+        if kind not in KINDS:
+            found.append(f"{where}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+            continue
+        name = str(entry.get("name", cid))
+        if kind == "special":
+            effect = str(entry.get("effect", ""))
+            if effect not in EFFECTS:
+                found.append(f"{where}.effect: expected one of {', '.join(EFFECTS)}, got {effect!r}")
+            cards[cid] = Card(cid, deck, kind, name, effect=effect)
+            continue
+        faction = str(entry.get("faction", ""))
+        if faction not in FACTIONS:
+            found.append(f"{where}.faction: expected one of {', '.join(FACTIONS)}, got {faction!r}")
+        region = str(entry.get("region", "")) if kind == "person" else ""
+        if kind == "person" and region not in regions:
+            found.append(f"{where}.region: {region!r} is no region")
+        blocks = _int(entry.get("blocks"), f"{where}.blocks", found, 1, 3)
+        if kind == "club" and blocks != 1:
+            found.append(f"{where}.blocks: a club card shows one block")
+        cards[cid] = Card(
+            cid, deck, kind, name, region, faction, _int(entry.get("value"), f"{where}.value", found, 0, 20), blocks,
+            _bool(entry.get("cannon", False), f"{where}.cannon", found),
+            _bool(entry.get("sans_culotte", False), f"{where}.sans_culotte", found),
+            _int(entry.get("general", 0), f"{where}.general", found, 0, 20),
+        )
+    if len(cards) != CARDS:
+        found.append(f"cards: the game has {CARDS} cards, not {len(cards)}")
+    for letter in ("A", "B"):
+        if not any(c.deck == letter for c in cards.values()):
+            found.append(f"cards: deck {letter} is empty")
+    return cards

@@ -1,0 +1,383 @@
+"""Liberté as a turn-based game module of the judge (variants ``liberte3``
+to ``liberte6``; ``liberte``/``liberté`` are 4 players).
+
+Every step that needs players is a phase of its own (``R2-031``): one
+seat's action turn or new cards (a ``TurnPhase`` of that seat), or one
+round of sealed tie-break plays (a ``TurnPhase`` of every seat that holds
+a card to play; the plays stay sealed until all have answered, then one
+report reveals them).  The state is JSON: the options (with the data
+text), and the game (``state.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from adjudicator.games.base import (
+    JSON, AcceptedOrder, DataFile, GameSetupError, OrderCheck, OrderProblem, Resolution, TurnPhase,
+)
+from adjudicator.games.liberte import actions, data as gamedata, flow
+from adjudicator.games.liberte.actions import Illegal
+from adjudicator.games.liberte.data import DataError, GameData
+from adjudicator.games.liberte.orders import Bid, Order, Pass, Play, Refill, Special, Take
+from adjudicator.games.liberte.parse import HINT, ParseError, parse_line
+from adjudicator.games.liberte.report import build, picture_view
+from adjudicator.games.liberte.state import G, new_game
+from adjudicator.games.liberte.wording import faction, say, text
+
+SEATS = ("A", "B", "C", "D", "E", "F")
+DATA_NAME = "liberte"
+
+
+def _data(options: Mapping[str, Any]) -> GameData:
+    """The data set the options choose (raises ``GameSetupError``)."""
+    supplied = options.get(f"data.{DATA_NAME}")
+    try:
+        if isinstance(supplied, str) and supplied.strip():
+            return gamedata.load(supplied)
+        if str(options.get("data", "")).lower() in ("standin", "stand-in", "ersatz"):
+            return gamedata.standin()
+    except DataError as error:
+        raise GameSetupError(f"data.{DATA_NAME}: " + "; ".join(error.problems[:12])) from None
+    raise GameSetupError(text("lib_err_setup_data", "en"))
+
+
+def _data_text(options: Mapping[str, Any]) -> str:
+    supplied = options.get(f"data.{DATA_NAME}")
+    if isinstance(supplied, str) and supplied.strip():
+        return supplied
+    return gamedata.standin_text()
+
+
+@dataclass(frozen=True)
+class Liberte:
+    """The game module of Liberté for ``players`` players (3-6)."""
+
+    players: int = 4
+    variant: str = "liberte"
+    report_template: str = "liberte_report"
+    submission_means_ready: bool = True
+
+    # --- Seats ---------------------------------------------------------------------------
+
+    def powers(self) -> tuple[str, ...]:
+        """The seats ``A`` .. (clockwise order at the table)."""
+        return SEATS[: self.players]
+
+    def lookup_power(self, written: str) -> str | None:
+        """The seat for ``B``, ``Spieler B``, ``Player B`` (any case)."""
+        words = written.split()
+        if len(words) == 2 and words[0].casefold() in ("spieler", "player", "platz", "seat"):
+            words = words[1:]
+        letter = words[0].upper() if len(words) == 1 else ""
+        return letter if letter in self.powers() else None
+
+    def power_name(self, power: str, language: str) -> str:
+        """``Spieler A`` (de) or ``Player A`` (en)."""
+        return f"{'Spieler' if language == 'de' else 'Player'} {power}"
+
+    # --- Start and phases ----------------------------------------------------------------
+
+    def start(self, options: Mapping[str, Any], seed: int) -> JSON:
+        """The first state: decks shuffled, hands dealt, the start player
+        drawn, all from the game's seed.  ``GameSetupError`` when the data
+        is missing or wrong (the message names every problem)."""
+        data = _data(options)
+        timing = str(options.get("extra_vp", "during"))
+        if timing not in ("during", "after"):
+            raise GameSetupError(f"option extra_vp: expected during or after, got {timing!r}")
+        seed_text = str(options.get("seed_text") or seed)
+        g, events, randoms = new_game(data, self.powers(), seed_text)
+        g["extra_vp"] = timing
+        kept = {k: v for k, v in options.items() if k != "seed_text"}
+        if f"data.{DATA_NAME}" not in kept:
+            kept["data"] = "standin"
+        return {"variant": self.variant, "phase": flow.phase_name(g), "options": kept, "game": g,
+                "start": {"events": events, "random_events": randoms}}
+
+    def phase(self, state: JSON) -> str:
+        """The current phase (``R1-001``; ``END`` when over)."""
+        return flow.phase_name(state["game"])
+
+    def phase_kind(self, state: JSON) -> str:
+        """``action`` for a seat's turn or new cards, ``bid`` for sealed plays."""
+        return "bid" if state["game"]["step"] == "bid" else "action"
+
+    def turn(self, state: JSON) -> TurnPhase | None:
+        """The seat whose turn it is, or every seat of a sealed play."""
+        seats = self.must_act(state)
+        return TurnPhase(seats, self.phase_kind(state)) if seats else None
+
+    def must_act(self, state: JSON) -> tuple[str, ...]:
+        """The seats that act in the current phase."""
+        g = state["game"]
+        if g["step"] in ("action", "refill"):
+            return (flow.current_seat(g),)
+        if g["step"] == "bid":
+            return tuple(g["bid"]["seats"])
+        return ()
+
+    def round_key(self, state: JSON) -> str:
+        """``R2-actions`` through a round's actions (a standing PASS lasts
+        while it stays the same), else the phase."""
+        g = state["game"]
+        return f"R{g['round']}-actions" if g["step"] == "action" else self.phase(state)
+
+    def pass_order(self, state: JSON, power: str) -> str | None:
+        """``PASS`` in a turn, ``REFILL`` (deck only) for new cards, ``BID NONE``."""
+        step = state["game"]["step"]
+        return {"action": "PASS", "refill": "REFILL", "bid": "BID NONE"}.get(step)
+
+    # --- Orders ----------------------------------------------------------------------------
+
+    def check_orders(self, state: JSON, power: str, lines: Sequence[tuple[int, str]],
+                     language: str = "en") -> OrderCheck:
+        """Read ``power``'s lines against its own hand and display and the
+        public table (never another player's secret); the reasons are
+        written in ``language``."""
+        g, data = state["game"], _data(state["options"])
+        accepted: list[tuple[int, str, Order]] = []
+        problems: list[OrderProblem] = []
+        acting = power in self.must_act(state)
+        parsed: list[tuple[int, str, Order]] = []
+        for number, written in lines:
+            try:
+                parsed.append((number, written, parse_line(written)))
+            except ParseError as error:
+                key = "lib_err_incomplete" if error.kind == "incomplete" else "lib_err_syntax"
+                problems.append(OrderProblem(number, error.column, written,
+                                             text(key, language, word=error.word), HINT))
+                continue
+            if not acting:
+                parsed.pop()
+                problems.append(OrderProblem(number, 1, written,
+                                             text("lib_err_not_your_turn", language, phase=self.phase(state))))
+        for number, written, result in _checked(g, data, power, parsed) if acting else []:
+            if isinstance(result, Illegal):
+                problems.append(OrderProblem(number, 1, written, say(result.key, language, result.fields), HINT))
+            else:
+                accepted.append((number, written, result))
+        kept, superseded = _combine(g, data, power, accepted, language)
+        problems += superseded
+        missing = () if kept or not acting else (f"{self.phase(state)}: {self.pass_order(state, power)}",)
+        return OrderCheck(tuple(AcceptedOrder(n, t, str(o)) for n, t, o in kept),
+                          tuple(sorted(problems, key=lambda p: p.line)), missing)
+
+    def resolve(self, state: JSON, orders: Mapping[str, Sequence[str]]) -> Resolution:
+        """Carry out the phase with the accepted orders (a missing or
+        unusable one: pass, deck-only refill, no bid) and report it."""
+        g, data, options = state["game"], _data(state["options"]), state["options"]
+        acting = self.must_act(state)
+        events: list[dict[str, Any]] = []
+        randoms: list[dict[str, Any]] = []
+        undoable = False
+        if g["step"] == "bid":
+            plays: dict[str, str] = {}
+            for seat in acting:
+                bids = [o for o in _orders(g, data, seat, orders.get(seat, ())) if isinstance(o, Bid)]
+                plays[seat] = bids[-1].card if bids else ""
+            after = flow.after_bid(g, data, plays, events, randoms, options)
+        elif g["step"] == "refill":
+            seat = acting[0]
+            refills = [o for o in _orders(g, data, seat, orders.get(seat, ())) if isinstance(o, Refill)]
+            after, events = actions.apply_refill(g, data, seat, refills[-1] if refills else Refill(), randoms)
+            after = flow.after_refill(after, data, events, randoms, options)
+        else:
+            seat = acting[0]
+            chosen, _ = _combine(g, data, seat, [(0, "", o) for o in _orders(g, data, seat, orders.get(seat, ()))],
+                                 "en")
+            after, passed = g, True
+            for _, _, order in sorted(chosen, key=lambda item: not isinstance(item[2], Special)):
+                if isinstance(order, Special):
+                    after, more = actions.apply_special(after, data, seat, order, randoms)
+                elif isinstance(order, Play):
+                    after, more = actions.apply_play(after, data, seat, order)
+                elif isinstance(order, Take):
+                    after, more = actions.apply_take(after, data, seat, order, randoms)
+                else:
+                    continue
+                events += more
+                passed = False
+            if passed:
+                events.append(actions.pass_event(seat))
+            round_before = g["round"]
+            after = flow.after_turn(after, data, passed, events, randoms, options)
+            undoable = (not randoms and after["step"] == "action" and after["round"] == round_before
+                        and len(after["deck"]) == len(g["deck"]))
+        report = build(data, g, after, events, randoms, acting)
+        next_state = {**state, "phase": flow.phase_name(after), "game": after}
+        if after["step"] != "over":
+            return Resolution(flow.phase_name(g), flow.phase_name(after), next_state, report, undoable=undoable)
+        winners = after["result"]["winners"]
+        if len(winners) == 1:
+            return Resolution(flow.phase_name(g), None, next_state, report, winner=winners[0])
+        return Resolution(flow.phase_name(g), None, next_state, report, draw=" ".join(winners))
+
+    def standings(self, state: JSON) -> dict[str, int]:
+        """Victory points so far (at an early end: the blocks and cards counted)."""
+        g = state["game"]
+        result = g.get("result")
+        if result and result["kind"] != "points":
+            return {s: int(result["counts"][s]) for s in g["players"]}
+        return {s: int(g["vp"][s]) for s in g["players"]}
+
+    # --- What a player sees and may do --------------------------------------------------------
+
+    def legal_orders(self, state: JSON, power: str) -> list[str]:
+        """Orders ``power`` may give now, canonical (bots and tests play from it)."""
+        g, data = state["game"], _data(state["options"])
+        if power not in self.must_act(state):
+            return []
+        if g["step"] == "bid":
+            return [str(Bid(c)) for c in flow.bid_cards(g, data, power)] + [str(Bid())]
+        if g["step"] == "refill":
+            options = [Refill(), Refill(back_all=True)]
+            if g["open"]:
+                options.append(Refill(back_all=True, open=(g["open"][0],)))
+            return [str(o) for o in options if actions.problem_refill(g, data, power, o) is None]
+        return [str(o) for o in actions.legal_actions(g, data, power)]
+
+    def actions_now(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
+        """The "your turn" lines: each hand card's placements (provinces
+        where a block may go), cannon and special plays, taking, passing;
+        new cards; or the sealed play's cards."""
+        g, data = state["game"], _data(state["options"])
+        if power not in self.must_act(state):
+            return ()
+        if g["step"] == "bid":
+            cards = " ".join(flow.bid_cards(g, data, power)) or "-"
+            return (text("lib_private_bid", language, phase=self.phase(state), cards=cards),)
+        if g["step"] == "refill":
+            return (text("lib_action_refill", language, cards=" ".join(g["open"]) or "-",
+                         display=" ".join(g["displays"][power]) or "-"),)
+        legal = actions.legal_actions(g, data, power, limit=10_000)
+        lines = [text("lib_private_turn", language, phase=self.phase(state))]
+        for cid in g["hands"][power]:
+            card = data.cards[cid]
+            plays = [o for o in legal if isinstance(o, Play) and o.card == cid]
+            if card.kind == "special" and any(isinstance(o, Special) and o.card == cid for o in legal):
+                lines.append(text("lib_action_special", language, card=cid, name=card.name, effect=card.effect))
+            provinces = sorted({data.provinces[t.province].name for o in plays for t in o.targets
+                                if t.province in data.provinces})
+            if provinces:
+                lines.append(text("lib_action_play", language, card=cid, name=card.name,
+                                  faction=faction(card.faction, language), blocks=card.blocks,
+                                  provinces=", ".join(provinces)))
+            if any(o.targets[0].province == "BATTLE" for o in plays):
+                lines.append(text("lib_action_cannon", language, card=cid))
+        if any(isinstance(o, Take) for o in legal):
+            discard = text("lib_action_take_discard", language) if len(g["hands"][power]) >= 9 else ""
+            lines.append(text("lib_action_take", language, cards=" ".join(g["open"]) or "-", discard=discard))
+        lines.append(text("lib_action_pass", language))
+        return tuple(lines)
+
+    def private_lines(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
+        """``power``'s hand (each card's data) and, on its turn, what it may do."""
+        g, data = state["game"], _data(state["options"])
+        if power not in g["hands"]:
+            return ()
+        lines = [text("lib_private_hand", language, cards=" ".join(g["hands"][power]) or "-")]
+        lines += [_card_line(data, cid, language) for cid in g["hands"][power]]
+        return tuple(lines) + self.actions_now(state, power, language)
+
+    def picture(self, state: JSON, report: JSON | None, *, game_name: str, language: str,
+                texts: Callable[..., str]) -> Any:
+        """The board: provinces by region with their stacks and owners, the
+        battle box, votes and victory points (``picture.py``)."""
+        from adjudicator.games.liberte.picture import board_scene
+
+        view = report["view"] if report is not None and "view" in report else picture_view(state["game"])
+        return board_scene(_data(state["options"]), view, game_name=game_name, language=language)
+
+    def position_edits(self) -> None:
+        """None: a GM corrects a card game by rollback, not by edits."""
+        return None
+
+    def data_files(self) -> tuple[DataFile, ...]:
+        """The one data file ``liberte``: board, cards, battles (template
+        cards/liberte.toml); required unless option data=standin."""
+        return (DataFile(DATA_NAME, gamedata.template, gamedata.problems, True),)
+
+
+def _card_line(data: GameData, cid: str, language: str) -> str:
+    card = data.cards[cid]
+    extras = "".join([
+        ", Kanone" if card.cannon and language == "de" else ", cannon" if card.cannon else "",
+        f", General {card.general}" if card.general else "",
+        ", Sans-Culotte" if card.sans_culotte else "",
+        f", {card.effect}" if card.effect else "",
+    ])
+    kind = {"person": ("Person", "person"), "club": ("Club", "club"), "special": ("Sonderkarte", "special")}[card.kind]
+    return text("lib_card_line", language, card=cid, name=card.name, kind=kind[0 if language == "de" else 1],
+                faction=faction(card.faction, language) if card.faction else "-", value=card.value,
+                blocks=card.blocks, extras=extras)
+
+
+def _check(g: G, data: GameData, seat: str, order: Order) -> Order | Illegal:
+    """The order in canonical form, or why it is not allowed now."""
+    step = g["step"]
+    wanted = {"action": (Play, Special, Take, Pass), "refill": (Refill,), "bid": (Bid,)}.get(step, ())
+    if not isinstance(order, wanted):
+        return Illegal("lib_err_wrong_step", {"phase": flow.phase_name(g),
+                                              "wanted": text(f"lib_wanted_{step}", "en") if step != "over" else "-"})
+    resolved = actions.canonical(data, order)
+    if isinstance(resolved, Illegal):
+        return resolved
+    if isinstance(resolved, Play):
+        return actions.problem_play(g, data, seat, resolved) or resolved
+    if isinstance(resolved, Special):
+        return actions.problem_special(g, data, seat, resolved) or resolved
+    if isinstance(resolved, Take):
+        return actions.problem_take(g, data, seat, resolved) or resolved
+    if isinstance(resolved, Refill):
+        return actions.problem_refill(g, data, seat, resolved) or resolved
+    if isinstance(resolved, Bid):
+        cards = flow.bid_cards(g, data, seat)
+        if resolved.card and resolved.card not in cards:
+            return Illegal("lib_err_bid_card", {"card": resolved.card, "cards": " ".join(cards) or "-"})
+    return resolved
+
+
+def _combine(g: G, data: GameData, seat: str, accepted: list[tuple[int, str, Order]], language: str
+             ) -> tuple[list[tuple[int, str, Order]], list[OrderProblem]]:
+    """One action per turn: the last PLAY, TAKE or PASS counts, with at most
+    one SPECIAL (alone or with a PLAY); earlier lines are superseded."""
+    problems: list[OrderProblem] = []
+    main = [item for item in accepted if not isinstance(item[2], Special)]
+    specials = [item for item in accepted if isinstance(item[2], Special)]
+    for group in (main, specials):
+        for number, written, _ in group[:-1]:
+            problems.append(OrderProblem(number, 1, written, text("lib_err_superseded", language, line=group[-1][0])))
+    kept = main[-1:] + specials[-1:]
+    if specials and main and not isinstance(main[-1][2], Play):
+        number, written, _ = specials[-1]
+        problems.append(OrderProblem(number, 1, written, text("lib_err_special_with", language)))
+        kept = main[-1:]
+    return sorted(kept, key=lambda item: item[0]), problems
+
+
+def _checked(g: G, data: GameData, seat: str, parsed: list[tuple[int, str, Order]]
+             ) -> list[tuple[int, str, Order | Illegal]]:
+    """Each parsed order checked; a PLAY beside a special card is checked
+    against the table after the special card's effect (it comes first)."""
+    results: list[tuple[int, str, Order | Illegal]] = [(n, t, _check(g, data, seat, o)) for n, t, o in parsed]
+    specials = [r for _, _, r in results if isinstance(r, Special)]
+    if specials:
+        after, _ = actions.apply_special(g, data, seat, specials[-1], []) if data.cards[
+            specials[-1].card].effect != "draw" else (g, [])
+        results = [(n, t, _check(after, data, seat, o) if isinstance(o, Play) else r)
+                   for (n, t, o), (_, _, r) in zip(parsed, results)]
+    return results
+
+
+def _orders(g: G, data: GameData, seat: str, lines: Sequence[str]) -> list[Order]:
+    """The usable orders among accepted lines (each checked again)."""
+    parsed: list[tuple[int, str, Order]] = []
+    for number, line in enumerate(lines):
+        try:
+            parsed.append((number, line, parse_line(line)))
+        except ParseError:
+            continue
+    return [r for _, _, r in _checked(g, data, seat, parsed) if not isinstance(r, Illegal)]

@@ -1,0 +1,52 @@
+"""Reading one order line with a game's Lark grammar: the syntax errors
+every card game reports the same way.
+
+``parse_tree`` returns the tree of a line or raises ``ParseError`` with
+the 1-based column of the first character it could not read, the kind of
+error (``incomplete``, ``unreadable``, ``unexpected``), the word there and
+an English message; a game may word the kind in the player's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+
+class ParseError(ValueError):
+    """A line that is no order: ``column`` (1-based), ``kind``, ``word``
+    and what is wrong (``message``)."""
+
+    def __init__(self, column: int, message: str, kind: str = "unreadable", word: str = "") -> None:
+        super().__init__(message)
+        self.column = column
+        self.message = message
+        self.kind = kind
+        self.word = word
+
+
+def _word_at(text: str, column: int) -> str:
+    rest = text[column - 1:]
+    return rest.split()[0] if rest.split() else rest
+
+
+def parse_tree(parser: Lark, text: str) -> Tree[Any]:
+    """The tree of ``text`` (``ParseError`` when the grammar cannot read it)."""
+    try:
+        tree = parser.parse(text)
+    except UnexpectedEOF:
+        raise ParseError(len(text) + 1, "the order is incomplete", "incomplete") from None
+    except UnexpectedCharacters as error:
+        word = _word_at(text, error.column)
+        raise ParseError(error.column, f"cannot read {word!r} here", "unreadable", word) from None
+    except UnexpectedToken as error:
+        if error.token.type == "$END":
+            raise ParseError(len(text) + 1, "the order is incomplete", "incomplete") from None
+        word = str(error.token)
+        raise ParseError(error.column, f"did not expect {word!r} here", "unexpected", word) from None
+    except UnexpectedInput as error:  # pragma: no cover - every kind is handled above
+        raise ParseError(getattr(error, "column", 1), "cannot read the order") from None
+    if isinstance(tree, Token):  # pragma: no cover - a grammar's start rule always yields a tree
+        raise ParseError(1, "cannot read the order")
+    return tree
