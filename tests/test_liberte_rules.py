@@ -616,3 +616,14 @@ def test_only_the_seat_whose_turn_it_is_may_order() -> None:
     assert [p.message for p in check.problems] == ["du bist in R1-001 nicht am Zug"] and not check.accepted
     assert module.must_act(state) == ("B",) and module.pass_order(state, "B") == "PASS"
     assert module.round_key(state) == "R1-actions"
+
+
+def test_the_judge_answers_in_both_languages_when_it_does_not_know_the_readers() -> None:
+    card = BLUE_CENTRE[0]
+    module, state = position(hands={"A": [card]}, board={"PARIS": [["B", "blue", 1]]})
+    check = module.check_orders(state, "A", lines(f"PLAY {card} PARIS/B", "REFILL"))
+    assert [p.message for p in check.problems] == [
+        "Regel 5: nur Spieler B legt Steine auf seinen Stapel in Paris / "
+        "rule 5: only player B adds blocks to his stack in Paris",
+        "jetzt nicht möglich: R1-001 verlangt SPIELE, SONDER, NIMM oder PASSE / "
+        "not allowed now: R1-001 needs PLAY, SPECIAL, TAKE or PASS"]

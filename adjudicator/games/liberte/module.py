@@ -133,10 +133,11 @@ class Liberte:
     # --- Orders ----------------------------------------------------------------------------
 
     def check_orders(self, state: JSON, power: str, lines: Sequence[tuple[int, str]],
-                     language: str = "en") -> OrderCheck:
+                     language: str | None = None) -> OrderCheck:
         """Read ``power``'s lines against its own hand and display and the
         public table (never another player's secret); the reasons are
-        written in ``language``."""
+        written in ``language``, or in German and English when it is None
+        (the judge answers an order before it knows the reader's language)."""
         g, data = state["game"], _data(state["options"])
         accepted: list[tuple[int, str, Order]] = []
         problems: list[OrderProblem] = []
@@ -148,15 +149,15 @@ class Liberte:
             except ParseError as error:
                 key = "lib_err_incomplete" if error.kind == "incomplete" else "lib_err_syntax"
                 problems.append(OrderProblem(number, error.column, written,
-                                             text(key, language, word=error.word), HINT))
+                                             _said(key, language, {"word": error.word}), HINT))
                 continue
             if not acting:
                 parsed.pop()
                 problems.append(OrderProblem(number, 1, written,
-                                             text("lib_err_not_your_turn", language, phase=self.phase(state))))
+                                             _said("lib_err_not_your_turn", language, {"phase": self.phase(state)})))
         for number, written, result in _checked(g, data, power, parsed) if acting else []:
             if isinstance(result, Illegal):
-                problems.append(OrderProblem(number, 1, written, say(result.key, language, result.fields), HINT))
+                problems.append(OrderProblem(number, 1, written, _said(result.key, language, result.fields), HINT))
             else:
                 accepted.append((number, written, result))
         kept, superseded = _combine(g, data, power, accepted, language)
@@ -301,6 +302,13 @@ class Liberte:
         return (DataFile(DATA_NAME, gamedata.template, gamedata.problems, True),)
 
 
+def _said(key: str, language: str | None, fields: dict[str, Any]) -> str:
+    """A reason in ``language``, or German / English when it is None."""
+    if language is None:
+        return f"{say(key, 'de', fields)} / {say(key, 'en', fields)}"
+    return say(key, language, fields)
+
+
 def _card_line(data: GameData, cid: str, language: str) -> str:
     card = data.cards[cid]
     extras = "".join([
@@ -321,7 +329,7 @@ def _check(g: G, data: GameData, seat: str, order: Order) -> Order | Illegal:
     wanted = {"action": (Play, Special, Take, Pass), "refill": (Refill,), "bid": (Bid,)}.get(step, ())
     if not isinstance(order, wanted):
         return Illegal("lib_err_wrong_step", {"phase": flow.phase_name(g),
-                                              "wanted": text(f"lib_wanted_{step}", "en") if step != "over" else "-"})
+                                              "wanted": f"lib_wanted_{step}" if step != "over" else "-"})
     resolved = actions.canonical(data, order)
     if isinstance(resolved, Illegal):
         return resolved
@@ -340,7 +348,7 @@ def _check(g: G, data: GameData, seat: str, order: Order) -> Order | Illegal:
     return resolved
 
 
-def _combine(g: G, data: GameData, seat: str, accepted: list[tuple[int, str, Order]], language: str
+def _combine(g: G, data: GameData, seat: str, accepted: list[tuple[int, str, Order]], language: str | None
              ) -> tuple[list[tuple[int, str, Order]], list[OrderProblem]]:
     """One action per turn: the last PLAY, TAKE or PASS counts, with at most
     one SPECIAL (alone or with a PLAY); earlier lines are superseded."""
@@ -349,11 +357,12 @@ def _combine(g: G, data: GameData, seat: str, accepted: list[tuple[int, str, Ord
     specials = [item for item in accepted if isinstance(item[2], Special)]
     for group in (main, specials):
         for number, written, _ in group[:-1]:
-            problems.append(OrderProblem(number, 1, written, text("lib_err_superseded", language, line=group[-1][0])))
+            problems.append(OrderProblem(number, 1, written, _said("lib_err_superseded", language,
+                                                                   {"line": group[-1][0]})))
     kept = main[-1:] + specials[-1:]
     if specials and main and not isinstance(main[-1][2], Play):
         number, written, _ = specials[-1]
-        problems.append(OrderProblem(number, 1, written, text("lib_err_special_with", language)))
+        problems.append(OrderProblem(number, 1, written, _said("lib_err_special_with", language, {})))
         kept = main[-1:]
     return sorted(kept, key=lambda item: item[0]), problems
 

@@ -39,6 +39,8 @@ def faction(name: str | None, language: str) -> str:
 def say(key: str, language: str, fields: dict[str, Any]) -> str:
     """An event or a reason written out: faction fields translated."""
     shown = {k: (faction(v, language) if k in _TRANSLATED and isinstance(v, str) else v) for k, v in fields.items()}
+    if str(shown.get("wanted", "")).startswith("lib_"):
+        shown["wanted"] = text(str(shown["wanted"]), language)
     if "keep" in shown:
         shown["keep"] = text("lib_word_kept" if shown["keep"] else "lib_word_discarded", language)
     if "shared" in shown:
