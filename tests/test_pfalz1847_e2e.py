@@ -70,4 +70,7 @@ def test_a_complete_three_player_game_by_mail(judge: RunningJudge) -> None:
     assert any(part.get_content_type() == "image/png" for part in final.walk())
     assert "stand-in" in text_of(final)
     for player in players.values():
-        assert player.wait_for("report", 2)
+        assert "Final scores" in text_of(player.wait_for("report", 1)[0])
+        turn = player.mails("turn")[0]                                   # "your turn" with the map and the orders
+        assert any(part.get_content_type() == "image/png" for part in turn.walk())
+        assert "PASS" in text_of(turn)

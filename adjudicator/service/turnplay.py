@@ -25,6 +25,7 @@ from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, TurnPhase
 from adjudicator.games.randomness import REPORT_KEY, RandomEvent
 from adjudicator.service.notify import queue
+from adjudicator.service.pictures import report_images
 from adjudicator.service.render import Texts, render
 from adjudicator.service.store import Connection, GameRecord, PhaseRecord, PlayerRecord, Store, TurnSeat
 
@@ -303,6 +304,12 @@ def tell(store: Store, db: Connection, config: Config, name: str, now: datetime,
         send_digest(store, db, config, game, module, GM_SEAT, game.gm, now, round_over=round_over)
 
 
+def board_now(game: GameRecord, module: GameModule, texts: Texts) -> tuple[Any, ...]:
+    """The game's picture of the position now (a PNG attachment), for every
+    turn, digest and end mail of a game that draws one; none otherwise."""
+    return report_images(module, game.name, game.state, {"phase": game.phase}, language=texts.language, texts=texts)
+
+
 def _head(config: Config, game: GameRecord, kind: str, power: str, texts: Texts) -> list[str]:
     lines = [f":: Judge: {config.address}", f":: Kind: {kind}", f":: Game: {game.name}"]
     if power:
@@ -345,7 +352,7 @@ def your_turn(store: Store, db: Connection, config: Config, game: GameRecord, mo
         rejected=[texts("turn_queue_rejected", order=order, reason=reason) for order, reason in rejected],
     )
     queue(store, db, config, player.address, texts("turn_subject", game=game.name, phase=game.phase, power=name),
-          body, now)
+          body, now, attachments=board_now(game, module, texts))
     store.mark_reminder(db, game.name, game.phase, f"turn:{player.power}", now.isoformat())
     if unseen:
         store.save_turn_seat(db, replace(seat, seen_seq=unseen[-1].seq))
@@ -392,7 +399,8 @@ def send_digest(store: Store, db: Connection, config: Config, game: GameRecord, 
         end_lines=[],
     )
     queue(store, db, config, address, texts("digest_subject", game=game.name, first=unseen[0].phase,
-                                            last=unseen[-1].phase), body, now)
+                                            last=unseen[-1].phase), body, now,
+          attachments=board_now(game, module, texts))
     store.save_turn_seat(db, replace(seat, seen_seq=unseen[-1].seq, digest_at=now.isoformat()))
     return True
 
@@ -419,7 +427,8 @@ def _final_mails(store: Store, db: Connection, config: Config, game: GameRecord,
             position=_position(game, module, "", texts), acting=[], outcome=game.outcome,
             end_lines=end_lines(game, texts),
         )
-        queue(store, db, config, address, texts("turn_end_subject", game=game.name), body, now)
+        queue(store, db, config, address, texts("turn_end_subject", game=game.name), body, now,
+              attachments=board_now(game, module, texts))
         if unseen:
             store.save_turn_seat(db, replace(seat, seen_seq=unseen[-1].seq, digest_at=now.isoformat()))
 

@@ -26,7 +26,7 @@ from adjudicator.games.pfalz1847.data import TABLES, DataError, GameData, check_
 from adjudicator.games.pfalz1847.orders import Done, Pass, Undo
 from adjudicator.games.pfalz1847.parse import HINT, ParseError, parse_line
 from adjudicator.games.pfalz1847.picture import draw
-from adjudicator.games.pfalz1847.report import actions_now, build_report, since_last
+from adjudicator.games.pfalz1847.report import actions_now, build_report, report_lines, since_last, status_lines
 from adjudicator.games.pfalz1847.wording import both
 from adjudicator.games.pictures.scene import Scene
 
@@ -250,6 +250,14 @@ class Pfalz1847:
         every other table (optional overrides)."""
         return tuple(DataFile(name, _template_of(name), _check_of(name), required=name == "tiles")
                      for name in TABLES)
+
+    def report_lines(self, report: JSON, language: str) -> tuple[str, ...]:
+        """One turn in a few lines (orders, events, final scores)."""
+        return tuple(report_lines(report, language))
+
+    def status_lines(self, state: JSON, language: str) -> tuple[str, ...]:
+        """The public position: round, bank, players, companies, routes."""
+        return tuple(status_lines(data_of(state), state["game"], bool(state["standin"]), language))
 
     def legal_orders(self, state: JSON, power: str) -> list[str]:
         """Every order ``power`` may give now (canonical; tile lays capped)."""

@@ -122,3 +122,37 @@ def actions_now(data: GameData, g: JSON, seat: str, language: str, short: bool =
 def _who(g: JSON, seat: str) -> str:
     cid = engine.operating(g)
     return f"{seat}, {cid}" if cid else seat
+
+
+def report_lines(report: JSON, language: str) -> list[str]:
+    """One resolved turn in a few lines: the seat's orders, what happened,
+    the routes run and, at the end, the final scores."""
+    lines = [f"{report['seat']}: {'; '.join(report['orders']) or '-'}"]
+    lines += [e[language] for e in report["events"]]
+    if report.get("over"):
+        lines.append(say("p47_scores", language) + ": " +
+                     ", ".join(f"{seat} {value}M" for seat, value in report["scores"].items()))
+    return lines
+
+
+def status_lines(data: GameData, g: JSON, standin: bool, language: str) -> list[str]:
+    """The public position in lines: round, bank and trains, players,
+    companies, share prices."""
+    t = tables(data, g)
+    lines = [say("p47_standin", language)] if standin else []
+    who = t["to_act"] + (f" {t['operating']}" if t["operating"] else "")
+    lines.append(say("p47_round", language, round=t["round"], phase=t["phase"], who=who))
+    lines.append(say("p47_bank_line", language, bank=t["bank"], depot=t["depot"], pool=t["pool"]))
+    for p in t["players"]:
+        lines.append(say("p47_player_line", language, seat=p["seat"], cash=p["cash"], certs=p["certs"],
+                         limit=p["limit"], holdings=p["holdings"]))
+    for c in t["companies"]:
+        floated = "" if c["floated"] else say("p47_not_floated_mark", language)
+        lines.append(say("p47_company_line", language, company=c["company"], price=c["price"], cash=c["cash"],
+                         director=c["director"], trains=c["trains"], stations=c["stations"], ipo=c["ipo"],
+                         market=c["market"], floated=floated))
+    for cid, entries in sorted(g["routes"].items()):
+        for e in entries:
+            lines.append(say("p47_ev_run", language, company=cid, train=e["train"],
+                             route="-".join(s[0] for s in e["stops"]), revenue=e["revenue"]))
+    return lines
