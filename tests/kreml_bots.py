@@ -12,9 +12,11 @@ from adjudicator.games.kreml.module import KremlGame
 NESTOR = "Nestor Aparatschik"
 
 
-def bot_lines(module: KremlGame, state: dict[str, Any], power: str, rng: random.Random) -> list[str]:
+def bot_lines(module: KremlGame, state: dict[str, Any], power: str, rng: random.Random,
+              brief: float = 0.0) -> list[str]:
     """The mail lines a bot sends now: its step order (from
-    ``legal_orders``) when it is a seat, sometimes a reveal."""
+    ``legal_orders``) when it is a seat, sometimes a reveal; with
+    probability ``brief`` it ends a running action (END) when it may."""
     turn = module.turn(state)
     if turn is None:
         return []
@@ -26,7 +28,8 @@ def bot_lines(module: KremlGame, state: dict[str, Any], power: str, rng: random.
     if power in turn.seats:
         acts = [o for o in options if o.verb != "REVEAL"]
         assert acts, (power, state["step"])
-        lines.append(str(rng.choice(acts)))
+        ending = [o for o in acts if o.verb == "END"]
+        lines.append(str(ending[0] if ending and rng.random() < brief else rng.choice(acts)))
     reveals = [o for o in options if o.verb == "REVEAL"]
     if reveals and rng.random() < 0.3:
         lines.append(str(rng.choice(reveals)))

@@ -209,7 +209,8 @@ class KremlGame:
 
     def private_lines(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
         """``power``'s own note (points, shown, left to reveal), his waiting
-        reveals and his private notices of this year."""
+        reveals, the orders open to him when he is a seat, and his private
+        notices of this year."""
         german = language == "de"
         note = state["notes"].get(power, {})
         lines: list[str] = []
@@ -228,6 +229,9 @@ class KremlGame:
             lines.append(("Deine Offenlegungen (wirksam zu Beginn des nächsten Schritts): " if german else
                           "Your reveals (in effect at the start of the next step): ")
                          + ", ".join(f"{n} {p}" for n, p in waiting))
+        if power in flow.seats(state):
+            lines.append(("Jetzt möglich: " if german else "Open to you now: ")
+                         + " | ".join(self.actions_now(state, power, language)[1:]))
         for notice in state["notices"].get(power, [])[-5:]:
             if notice["args"].get("year") == state["year"]:
                 args = {k: v for k, v in notice["args"].items() if k != "year"}
