@@ -712,3 +712,11 @@ def test_ruling_27_demotions_need_a_free_place_below() -> None:
     assert f"DEMOTE {WODKIN}" not in options and f"DEMOTE {APPARATOW}" in options  # five candidates already
     after = play(state, A="DEMOTE Apparatow")
     assert f"DEMOTE {WODKIN}" in {str(o) for o in legal.step_orders(after)}
+
+
+def test_ruling_28_a_seat_that_only_reveals_keeps_its_turn() -> None:
+    state = at_phase(game(leaders={KADEROW: ("A", 3)}, notes={"A": {MANDATOW: 6}}), 2)
+    after = play(state, A="REVEAL Mandatow 2")
+    assert after["step"] == state["step"] and after["phase"] != state["phase"]
+    assert after["leaders"][MANDATOW] == ["A", 2] and flow.seats(after) == ["A"]
+    assert not after["rolls"] and str(flow.default_order(after)) == "END"

@@ -99,10 +99,14 @@ def play(state: JSON, orders: dict[str, list[Order]]) -> JSON:
     else:
         seat = seats(s)[0] if seats(s) else None
         running = (step.get("p"), step.get("actor"))
-        lines = [o for o in orders.get(seat, []) if o.verb != "REVEAL"] if seat else []
-        lines = lines or [default_order(s)]
-        _act(s, str(seat), lines[0])
-        rest = lines[1:]
+        given = orders.get(seat, []) if seat else []
+        lines = [o for o in given if o.verb != "REVEAL"]
+        if given and not lines:  # reveals only: they take effect and the step waits again (ruling 28)
+            _rename(s)
+        else:
+            lines = lines or [default_order(s)]
+            _act(s, str(seat), lines[0])
+            rest = lines[1:]
     if kind != "notes":
         for player in s["seniority"]:
             for order in orders.get(player, []):
@@ -215,9 +219,14 @@ def _goto(s: JSON, to: str, **fields: Any) -> None:
 
 
 def _wait(s: JSON, kind: str, phase: int, **fields: Any) -> None:
-    s["seq"] += 1
     s["step"] = {"kind": kind, "p": phase, **fields}
-    s["phase"] = f"{FIRST_YEAR - 1 + s['year']}-{phase}-{s['seq']:03d}"
+    _rename(s)
+
+
+def _rename(s: JSON) -> None:
+    """The same step under a new name (a new turn of the same seat)."""
+    s["seq"] += 1
+    s["phase"] = f"{FIRST_YEAR - 1 + s['year']}-{s['step']['p']}-{s['seq']:03d}"
 
 
 def _advance(s: JSON) -> None:

@@ -7,7 +7,7 @@ his own note and his own waiting reveals; never another player's note.
 
 from __future__ import annotations
 
-from adjudicator.games.kreml import flow, influence
+from adjudicator.games.kreml import flow, influence, words
 from adjudicator.games.kreml.orders import Order
 from adjudicator.games.kreml.rules import (
     CANDIDATE, JSON, LEVEL2, OFFICES, PEOPLE, SIBERIA, at, holder, in_politburo, leader, members, present, shown,
@@ -156,6 +156,14 @@ def describe(state: JSON) -> str:
              "promote": f"promotions by {actor}", "rehab": f"rehabilitations by {actor}",
              "topup": "the added influence points"}
     return str(names.get(step["kind"], step["kind"]))
+
+
+def describe_in(state: JSON, language: str) -> str:
+    """The current step in ``language`` (from the catalogue)."""
+    step = state["step"]
+    if state["result"] is not None or step["kind"] not in STEP_VERBS:
+        return "-"
+    return words.say(f"step_{step['kind']}", language, actor=step.get("actor", ""))
 
 
 def may_queue(state: JSON, order: Order) -> bool:

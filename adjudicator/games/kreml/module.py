@@ -24,7 +24,7 @@ from adjudicator.games.kreml import data as kdata
 from adjudicator.games.kreml import flow, influence, legal, words
 from adjudicator.games.kreml.orders import Order
 from adjudicator.games.kreml.parse import HINT, NameProblem, ParseError, parse_line, resolve
-from adjudicator.games.kreml.report import build
+from adjudicator.games.kreml.report import build, status
 from adjudicator.games.kreml.rules import FIRST_YEAR, SEATS, leader, rule_options
 
 DATA_NAME = "kreml"
@@ -209,8 +209,7 @@ class KremlGame:
 
     def private_lines(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
         """``power``'s own note (points, shown, left to reveal), his waiting
-        reveals, the orders open to him when he is a seat, and his private
-        notices of this year."""
+        reveals and his private notices of this year."""
         german = language == "de"
         note = state["notes"].get(power, {})
         lines: list[str] = []
@@ -229,9 +228,6 @@ class KremlGame:
             lines.append(("Deine Offenlegungen (wirksam zu Beginn des nächsten Schritts): " if german else
                           "Your reveals (in effect at the start of the next step): ")
                          + ", ".join(f"{n} {p}" for n, p in waiting))
-        if power in flow.seats(state):
-            lines.append(("Jetzt möglich: " if german else "Open to you now: ")
-                         + " | ".join(self.actions_now(state, power, language)[1:]))
         for notice in state["notices"].get(power, [])[-5:]:
             if notice["args"].get("year") == state["year"]:
                 args = {k: v for k, v in notice["args"].items() if k != "year"}
@@ -250,16 +246,37 @@ class KremlGame:
         return None
 
     def actions_now(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
-        """The orders ``power`` can give now, one per line."""
+        """The orders ``power`` can give now, one per line with what it
+        does (``PURGE Juri Kaderow – purge: succeeds with W20 of 14 ...``),
+        then the reveals open to him."""
         if state["result"] is not None:
             return ()
-        found = [str(o) for o in self.legal_orders(state, power) if o.verb != "REVEAL"]
-        reveal = [f"REVEAL {n} {lo}..{hi}" if lo < hi else f"REVEAL {n} {lo}"
-                  for n, lo, hi in legal.reveals(state, power)] if state["step"]["kind"] != "notes" else []
-        head = words.say("step_" + state["step"]["kind"], language, actor=state["step"].get("actor", ""))
-        if state["step"]["kind"] == "notes" and power in flow.seats(state):
-            found = ["NOTE <politician> <1..10> (x10)"]
-        return tuple([head] + found + reveal) if found or reveal else ()
+        found: list[str] = []
+        if power in flow.seats(state):
+            if state["step"]["kind"] == "notes":
+                found.append(f"NOTE <politician> <1..10> – {words.say('do_NOTE', language)}")
+            for order in self.legal_orders(state, power):
+                if order.verb != "REVEAL":
+                    found.append(f"{order} – {_describe(state, order, language)}")
+        if state["step"]["kind"] != "notes":
+            found += [f"REVEAL {n} {lo}" + (f"..{hi}" if hi > lo else "") + " – "
+                      + words.say("do_REVEAL", language, low=lo, high=hi) for n, lo, hi in legal.reveals(state, power)]
+        return tuple(found)
+
+    def report_lines(self, report: JSON, language: str) -> tuple[str, ...]:
+        """What one resolution did, event by event (the judge adds the dice);
+        first the stand-in mark when the game plays with stand-in values;
+        at the end every player's secret note."""
+        marks = [words.say("standin_short", language)] if report.get("standin") else []
+        notes = [f"{words.say('r_notes', language)}: {words.player(p, language)}: "
+                 + ", ".join(f"{n} {pts}" for n, pts in note) for p, note in report.get("notes", {}).items()]
+        return tuple(marks + [str(line[language]) for line in report.get("events", [])] + notes)
+
+    def status_lines(self, state: JSON, language: str) -> tuple[str, ...]:
+        """The public position: the step, each office with its holder (age,
+        illness, cure, investigation, leader), candidates, Siberia, the
+        wall, the revealed influence and the parades; nothing secret."""
+        return status(state, language)
 
     def legal_orders(self, state: JSON, power: str) -> list[Order]:
         """Every order ``power`` may give now (the random games play from it)."""
@@ -287,6 +304,15 @@ class KremlGame:
         """The game data ``kreml``: the template with every unknown value
         marked, its check, required unless ``data=standin``."""
         return (DataFile(DATA_NAME, kdata.template, kdata.check, True),)
+
+
+def _describe(state: JSON, order: Order, language: str) -> str:
+    """What an order does, in a few words."""
+    if order.verb == "VOTE":
+        return words.say(f"do_VOTE_{order.vote}", language)
+    if order.verb == "PURGE":
+        return words.say("do_PURGE", language, need=flow.purge_need(state, order.names[0]))
+    return words.say(f"do_{order.verb}", language)
 
 
 def _seniority(text: str, seats: tuple[str, ...]) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from adjudicator.games.kreml import words
 from adjudicator.games.kreml.flow import seats
+from adjudicator.games.kreml.legal import describe_in
 from adjudicator.games.kreml.rules import (
     CANDIDATE, FIRST_YEAR, JSON, OFFICES, OUT, PEOPLE, SIBERIA, WALL, at, holder, leader, oldest, shown,
 )
@@ -66,3 +67,37 @@ def build(before: JSON, after: JSON) -> JSON:
                         "events": [{l: words.event_text(e, l) for l in words.LANGUAGES} for e in c["events"]]}
                        for c in after.get("closed", [])]
     return report
+
+
+def status(state: JSON, language: str) -> tuple[str, ...]:
+    """The public position in a few lines (for "your turn" mails and STATUS)."""
+    lines = [words.say("standin_short", language)] if state["data"]["standin"] else []
+    year = FIRST_YEAR - 1 + max(state["year"], 0)
+    lines.append(words.say("s_now", language, year=year, step=describe_in(state, language)))
+    for entry in position(state)["offices"]:
+        holder_ = entry["holder"]
+        text = words.say("r_vacant", language)
+        if holder_:
+            text = words.say("r_person", language, name=holder_["name"], age=holder_["age"])
+            if holder_["ill"]:
+                text += ", " + words.say("r_ill", language, marks="+" * holder_["ill"])
+            if holder_["cure"]:
+                text += ", " + words.say("r_cure", language)
+            if holder_["inv"]:
+                text += ", " + words.say("r_inv", language, year=holder_["inv"])
+            if holder_["leader"]:
+                text += ", " + words.say("r_led", language, player=words.player(holder_["leader"], language),
+                                         points=holder_["shown"])
+        lines.append(words.say("s_office", language, office=entry["office_name"][language], holder=text))
+    names = {place: ", ".join(p["name"] for p in people) or "-" for place, people in position(state).items()
+             if place != "offices"}
+    lines.append(words.say("s_places", language, candidate=names[CANDIDATE], siberia=names[SIBERIA],
+                           wall=names[WALL]))
+    led = "; ".join(f"{words.player(p, language)}: " + ", ".join(f"{n} {pts}" for n, pts in items)
+                    for p, items in revealed(state).items() if items)
+    if led:
+        lines.append(words.say("s_revealed", language, revealed=led))
+    if state["parades"]:
+        lines.append(words.say("s_parades", language,
+                               parades=", ".join(f"{n} {c}" for n, c in state["parades"].items())))
+    return tuple(lines)
