@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.games.kreml.module import KremlGame
-from tests.judge_harness import RunningJudge, text_of
+from tests.judge_harness import RunningJudge, text_of, wait_until
 from tests.mailserver import MailServer
 
 MODULE = KremlGame("kreml3")
@@ -57,13 +57,13 @@ def test_notes_and_reveals_stay_secret_over_real_mail(judge: RunningJudge) -> No
     players["B"].orders("kreml", *notes["B"])
     players["B"].wait_for("acknowledgement", 2)
     players["C"].orders("kreml", *notes["C"])
-    reports = {p: text_of(pl.wait_for("report", 1)[0]) for p, pl in players.items()}
+    # Everyone's turn for the year's reveal window: each mail carries its reader's note and no other.
+    turns = {p: text_of(pl.wait_for("turn", 2)[-1]) for p, pl in players.items()}
     tops = {p: lines[-1].removeprefix("NOTE ").rsplit(" ", 1)[0] for p, lines in notes.items()}
-    for power, report in reports.items():
-        assert "STAND-IN VALUES" in report
-        private = report.split("Only for you (kreml):")[1]
-        assert f"Your secret note: {tops[power]} 10" in private
-        assert all(f"Your secret note: {tops[o]} 10" not in report for o in tops if o != power)
+    for power, mail in turns.items():
+        assert "Stand-in values" in mail and ":: Turn: 1951-0-001 reveal" in mail
+        assert f"Your secret note: {tops[power]} 10" in mail
+        assert all(f"Your secret note: {tops[o]} 10" not in mail for o in tops if o != power)
 
     # The year's reveal window: A reveals; nobody sees it until every player has answered.
     store = judge.store()
@@ -74,10 +74,11 @@ def test_notes_and_reveals_stay_secret_over_real_mail(judge: RunningJudge) -> No
     players["A"].wait_for("acknowledgement", 3)
     target = reveal.removeprefix("REVEAL ").rsplit(" ", 1)[0]
     players["B"].orders("kreml", "CONTINUE")
-    players["B"].wait_for("acknowledgement", 2)
+    players["B"].wait_for("acknowledgement", 3)
     for other in ("B", "C"):
         seen = "".join(text_of(m) for m in players[other].inbox())
-        assert f"Player A reveals" not in seen and reveal not in seen
+        assert "Player A reveals" not in seen and f"{reveal}\n" not in seen
     players["C"].orders("kreml", "CONTINUE")
-    after = text_of(players["B"].wait_for("report", 2)[-1])
-    assert f"Player A reveals {reveal.rsplit(' ', 1)[1]} points on {target}" in after
+    seen = wait_until(lambda: (lambda text: text if "Player A reveals" in text else None)(
+        "".join(text_of(m) for m in players["B"].inbox())), 30, "the reveal in B's mail")
+    assert f"Player A reveals {reveal.rsplit(' ', 1)[1]} points on {target}" in seen
