@@ -178,3 +178,23 @@ def test_random_games_run_to_their_end(seed: int) -> None:
     assert (last.winner is None) == (last.draw is not None)
     if last.winner:
         assert last.winner in module.powers()
+
+
+def test_refusals_come_in_german_and_english() -> None:
+    from adjudicator.service.notes import note_text
+    from adjudicator.service.render import Texts
+
+    state = _one_seat()
+    (seat,) = FOUR.turn(state).seats
+    other = next(p for p in FOUR.powers() if p != seat)
+    cases = [(other, "SAEUBERN Nestor", "nicht am Zug", "not your turn"),
+             (seat, "REHABILITATE Nestor", "", ""),
+             (other, "OFFENLEGEN Gorbatschow 3", "kein Politiker heißt", "no politician called"),
+             (seat, "FLIEGE nach Moskau", "kann hier nicht gelesen werden", "cannot read"),
+             (seat, "REVEAL Nestor 3", "von niemandem beeinflusst", "cannot be influenced")]
+    for power, line, german, english in cases:
+        (problem,) = FOUR.check_orders(state, power, [(1, line)]).problems
+        assert problem.note is not None and problem.note.key.startswith("kreml_err_")
+        de = note_text(problem.note, Texts("de"), lambda p: p)
+        en = note_text(problem.note, Texts("en"), lambda p: p)
+        assert de != en and german in de and english in en and en == problem.message

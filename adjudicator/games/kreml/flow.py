@@ -121,7 +121,7 @@ def play(state: JSON, orders: dict[str, list[Order]]) -> JSON:
             continue
         problem = legal.problem(s, str(seat), order)
         if problem is not None:
-            _notice(s, str(seat), "order_skipped", order=str(order), reason=problem)
+            _notice(s, str(seat), "order_skipped", order=str(order), reason=problem.both())
             continue
         _act(s, str(seat), legal.canonical(s, order))
         _advance(s)

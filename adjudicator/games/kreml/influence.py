@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from adjudicator.games.kreml.data import NESTOR
+from adjudicator.games.kreml.reasons import Reason, reason
 from adjudicator.games.kreml.rules import (
     CANDIDATE, JSON, LEVEL1, LEVEL2, OFFICES, PEOPLE, SIBERIA, at, holder, in_politburo, leader, members, shown,
 )
@@ -24,22 +25,21 @@ NOTE_SIZE = 10
 MAX_SHOWN = 10
 
 
-def note_problem(note: dict[str, int], names: list[str]) -> str | None:
+def note_problem(note: dict[str, int], names: list[str]) -> Reason | None:
     """Why a note cannot be used (None: it can): ten different politicians
     of the game, Nestor excluded, the points 1..10 each once."""
     unknown = [n for n in note if n not in names]
     if NESTOR in note:
-        return f"{NESTOR} cannot be influenced by anyone"
+        return reason("nestor", name=NESTOR)
     if unknown:
-        return f"not a politician of this game: {', '.join(unknown)}"
+        return reason("not_politicians", names=", ".join(unknown))
     if len(note) != NOTE_SIZE:
-        return f"the note needs {NOTE_SIZE} different politicians, this one has {len(note)}"
+        return reason("note_size", size=NOTE_SIZE, count=len(note))
     if sorted(note.values()) != list(range(1, NOTE_SIZE + 1)):
         twice = sorted({p for p in note.values() if list(note.values()).count(p) > 1})
         missing = [p for p in range(1, NOTE_SIZE + 1) if p not in note.values()]
-        return (f"the points 1 to {NOTE_SIZE} must each be used once"
-                + (f"; used twice: {', '.join(map(str, twice))}" if twice else "")
-                + (f"; missing: {', '.join(map(str, missing))}" if missing else ""))
+        return reason("note_points", twice=", ".join(map(str, twice)) or "-",
+                      missing=", ".join(map(str, missing)) or "-")
     return None
 
 
@@ -48,25 +48,25 @@ def limit(state: JSON, player: str, name: str) -> int:
     return int(state["notes"].get(player, {}).get(name, 0)) + int(state["extra"].get(player, {}).get(name, 0))
 
 
-def reveal_problem(state: JSON, player: str, name: str, points: int) -> str | None:
+def reveal_problem(state: JSON, player: str, name: str, points: int) -> Reason | None:
     """Why ``player`` cannot show ``points`` on ``name`` now (None: he can)."""
     if name == NESTOR:
-        return f"{NESTOR} cannot be influenced by anyone"
+        return reason("nestor", name=NESTOR)
     if not in_politburo(state, name):
-        return f"{name} holds no office of the Politburo: only Politburo members can be led"
+        return reason("not_in_politburo", name=name)
     most = limit(state, player, name)
     if most == 0:
-        return f"your note has no points on {name}"
+        return reason("no_points", name=name)
     if points < 1 or points > most:
-        return f"you can show 1 to {most} points on {name}, not {points}"
+        return reason("points_range", name=name, most=most, points=points)
     who, now = leader(state, name), shown(state, name)
     if who == player and points <= now:
-        return f"you lead {name} with {now} points already: show more than {now} or nothing"
+        return reason("already_lead", name=name, now=now)
     if who is not None and who != player:
         if now >= MAX_SHOWN:
-            return f"{name} is led with {now} points: no one can take him over"
+            return reason("locked_ten", name=name, now=now)
         if points <= now:
-            return f"{name} is led with {now} points: you need at least {now + 1} to take him over"
+            return reason("takeover", name=name, now=now, need=now + 1)
     return None
 
 
@@ -81,7 +81,7 @@ def apply_pending(state: JSON, event: Callable[..., None], notice: Callable[...,
             continue
         problem = reveal_problem(state, player, name, int(points))
         if problem is not None:
-            notice(state, player, "reveal_lapsed", name=name, points=points, reason=problem)
+            notice(state, player, "reveal_lapsed", name=name, points=points, reason=problem.both())
             continue
         before = leader(state, name)
         state["leaders"][name] = [player, int(points)]

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from adjudicator.games.kreml import flow, influence, words
 from adjudicator.games.kreml.orders import Order
+from adjudicator.games.kreml.reasons import Reason, reason
 from adjudicator.games.kreml.rules import (
-    CANDIDATE, JSON, LEVEL2, OFFICES, PEOPLE, SIBERIA, at, holder, in_politburo, leader, members, present, shown,
+    CANDIDATE, CHIEF_CHANGES, JSON, LEVEL2, OFFICES, PEOPLE, SIBERIA, at, holder, in_politburo, leader, members, present, shown,
 )
 
 STEP_VERBS = {
@@ -102,7 +103,7 @@ def canonical(state: JSON, order: Order) -> Order:
     return order
 
 
-def problem(state: JSON, player: str, order: Order) -> str | None:
+def problem(state: JSON, player: str, order: Order) -> Reason | None:
     """Why the seat ``player`` cannot give ``order`` now (None: it can)."""
     step = state["step"]
     kind = step["kind"]
@@ -111,38 +112,31 @@ def problem(state: JSON, player: str, order: Order) -> str | None:
     if kind == "vote":
         mine = voters_of(state, player)
         if order.verb != "VOTE":
-            return f"a vote is running: answer VOTE FOR, VOTE AGAINST or VOTE ABSTAIN"
+            return reason("vote_running")
         if not mine:
-            return "you lead none of the voters"
+            return reason("no_voters")
         if order.names and order.names[0] not in mine:
-            return f"{order.names[0]} is not a voter you lead (yours: {', '.join(mine)})"
+            return reason("not_your_voter", name=order.names[0], mine=", ".join(mine))
         return None
     if order.verb not in STEP_VERBS.get(kind, ()):
-        return f"{order.verb} is not an order of this step ({describe(state)}); allowed: " \
-               + ", ".join(STEP_VERBS.get(kind, ()))
+        return reason("wrong_step", verb=order.verb, allowed=", ".join(STEP_VERBS.get(kind, ())))
     legal = step_orders(state)
     if canonical(state, order) in legal:
         return None
     name = order.names[0] if order.names else ""
     if name and kind == "purge":
         if state["rules"]["hr6"] == 1 and state["pol"][name]["tried"]:
-            return f"{name} was already the target of a purge this year (Hausregel 6)"
-        return f"{name} is neither a Politburo member nor a candidate (or is the purger himself)"
-    if name and kind == "investigate" and order.verb == "INVESTIGATE":
-        return f"{name} is no Politburo member without a pending investigation"
-    if name and order.verb == "CLOSE":
-        return f"{name} has no investigation from an earlier year"
-    if name and kind == "accuse":
-        return f"{name} is no Politburo member under investigation since an earlier year"
-    if name and kind == "deport":
-        return f"{name} is not a candidate"
+            return reason("purge_tried", name=name)
+        return reason("purge_target", name=name)
+    targets = {"INVESTIGATE": "investigate_target", "CLOSE": "close_target", "ACCUSE": "accuse_target",
+               "DEPORT": "deport_target", "REHABILITATE": "rehab_target"}
+    if name and order.verb in targets:
+        return reason(targets[order.verb], name=name)
     if name and kind == "nominate":
-        return f"{name} cannot be nominated now (allowed: {', '.join(n for o in legal for n in o.names)})"
-    if name and kind == "rehab":
-        return f"{name} is not in Siberia"
-    if kind == "chief" and int(step.get("changes", 0)) >= 13:
-        return "the party chief has made his 13 changes this year"
-    return "not a legal order now"
+        return reason("nominate_target", name=name, allowed=", ".join(n for o in legal for n in o.names))
+    if kind == "chief" and int(step.get("changes", 0)) >= CHIEF_CHANGES:
+        return reason("chief_limit")
+    return reason("not_legal")
 
 
 def describe(state: JSON) -> str:

@@ -24,6 +24,7 @@ from adjudicator.games.kreml import data as kdata
 from adjudicator.games.kreml import flow, influence, legal, words
 from adjudicator.games.kreml.orders import Order
 from adjudicator.games.kreml.parse import HINT, NameProblem, ParseError, parse_line, resolve
+from adjudicator.games.kreml.reasons import Reason, reason
 from adjudicator.games.kreml.report import build, status
 from adjudicator.games.kreml.rules import FIRST_YEAR, SEATS, leader, rule_options
 
@@ -123,14 +124,14 @@ class KremlGame:
             try:
                 order = resolve(parse_line(text), names)
             except ParseError as error:
-                problems.append(OrderProblem(number, error.column, text, error.message, HINT))
+                problems.append(OrderProblem(number, error.column, text, error.message, HINT, error.why.note()))
                 continue
             except NameProblem as error:
-                problems.append(OrderProblem(number, 1, text, str(error), ""))
+                problems.append(OrderProblem(number, 1, text, str(error.why), "", error.why.note()))
                 continue
             why = self._why_not(state, power, order, seat, first_action)
             if why is not None:
-                problems.append(OrderProblem(number, 1, text, why, _alternatives(state, power)))
+                problems.append(OrderProblem(number, 1, text, str(why), _alternatives(state, power), why.note()))
                 continue
             if order.verb == "NOTE":
                 notes.append((number, text, order))
@@ -142,11 +143,11 @@ class KremlGame:
             note = {o.names[0]: int(o.points or 0) for _, _, o in notes}
             why = influence.note_problem(note, [n for n in names if n != kdata.NESTOR])
             if len(note) != len(notes):
-                why = "a politician is named twice in the note"
+                why = reason("note_twice_named")
             if why is None:
                 accepted += notes
             else:
-                problems += [OrderProblem(n, 1, t, why, "ten lines NOTE <politician> <points>, points 1..10 once each")
+                problems += [OrderProblem(n, 1, t, str(why), "NOTE <politician> <1..10> (x10)", why.note())
                              for n, t, _ in notes]
         acted = any(o.verb not in ("REVEAL",) for _, _, o in accepted)
         missing: tuple[str, ...] = ()
@@ -156,23 +157,22 @@ class KremlGame:
         return OrderCheck(tuple(AcceptedOrder(n, t, str(o)) for n, t, o in sorted(accepted, key=lambda a: a[0])),
                           tuple(sorted(problems, key=lambda p: p.line)), missing)
 
-    def _why_not(self, state: JSON, power: str, order: Order, seat: bool, first: bool) -> str | None:
+    def _why_not(self, state: JSON, power: str, order: Order, seat: bool, first: bool) -> Reason | None:
         kind = state["step"]["kind"]
         if state["result"] is not None:
-            return "the game is over"
+            return reason("game_over")
         if order.verb == "REVEAL":
             if kind == "notes":
-                return "reveals begin once every note is in"
+                return reason("reveal_after_notes")
             return influence.reveal_problem(state, power, order.names[0], int(order.points or 0))
         if order.verb == "NOTE":
-            return None if kind == "notes" and seat else "the notes were written at the start of the game"
+            return None if kind == "notes" and seat else reason("notes_done")
         if not seat:
-            waiting = ", ".join(words.player(p, "en") for p in flow.seats(state)) or "nobody"
-            return f"it is not your turn: now {legal.describe(state)} (waiting for {waiting})"
+            return reason("not_your_turn", waiting=", ".join(flow.seats(state)) or "-")
         if first or kind == "vote":
             return legal.problem(state, power, order)
         if not legal.may_queue(state, order):
-            return f"{order.verb} cannot follow in {legal.describe(state)}"
+            return reason("cannot_follow", verb=order.verb)
         return None
 
     def resolve(self, state: JSON, orders: Mapping[str, Sequence[str]]) -> Resolution:
@@ -230,7 +230,7 @@ class KremlGame:
                          + ", ".join(f"{n} {p}" for n, p in waiting))
         for notice in state["notices"].get(power, [])[-5:]:
             if notice["args"].get("year") == state["year"]:
-                args = {k: v for k, v in notice["args"].items() if k != "year"}
+                args = {k: v[language] if isinstance(v, dict) else v for k, v in notice["args"].items() if k != "year"}
                 lines.append(words.say(notice["key"], language, **args))
         return tuple(lines)
 
@@ -332,7 +332,7 @@ def _alternatives(state: JSON, power: str) -> str:
     more = len(options) - len(shown)
     if not shown:
         return ""
-    return "allowed now: " + " | ".join(shown) + (f" (+{more} more)" if more > 0 else "")
+    return "jetzt möglich / allowed now: " + " | ".join(shown) + (f" (+{more})" if more > 0 else "")
 
 
 def kreml3() -> KremlGame:

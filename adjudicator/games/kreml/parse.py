@@ -17,6 +17,8 @@ from functools import cache
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from adjudicator.games.kreml.orders import Order
+from adjudicator.games.kreml.reasons import Reason, reason
+from adjudicator.games.kreml.words import OFFICE_NAMES
 from adjudicator.games.kreml.rules import CANDIDATE, OFFICES
 from adjudicator.resources import grammar_path
 
@@ -30,13 +32,6 @@ HINT = ("orders: NOTE <politician> <1-10> | REVEAL <politician> <points> | CONTI
 
 _CHOICES = {"dafür": "FOR", "dafuer": "FOR", "ja": "FOR", "for": "FOR", "yes": "FOR", "dagegen": "AGAINST",
             "nein": "AGAINST", "against": "AGAINST", "no": "AGAINST", "enthaltung": "ABSTAIN", "abstain": "ABSTAIN"}
-OFFICE_NAMES = {
-    "chief": ("Parteichef", "Party Chief"), "kgb": ("KGB-Chef", "KGB Chief"),
-    "foreign": ("Aussenminister", "Foreign Minister"), "defence": ("Verteidigungsminister", "Defence Minister"),
-    "ideology": ("Chef-Ideologe", "Chief Ideologist"), "industry": ("Industrieminister", "Industry Minister"),
-    "agriculture": ("Landwirtschaftsminister", "Agriculture Minister"), "sport": ("Sportminister", "Sports Minister"),
-    CANDIDATE: ("Kandidat", "Candidate"),
-}
 _OFFICE_ALIASES = {"kgb": "kgb", "kgbchef": "kgb", "kgbchief": "kgb", "headofthekgb": "kgb", "kgbhead": "kgb",
                    "defense": "defence", "defenseminister": "defence", "ideologe": "ideology",
                    "ideologie": "ideology", "ideologychief": "ideology", "economy": "agriculture",
@@ -47,14 +42,19 @@ _OFFICE_ALIASES = {"kgb": "kgb", "kgbchef": "kgb", "kgbchief": "kgb", "headofthe
 class ParseError(ValueError):
     """A line that is no order: ``column`` (1-based) and what is wrong."""
 
-    def __init__(self, column: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, column: int, why: Reason) -> None:
+        super().__init__(str(why))
         self.column = column
-        self.message = message
+        self.why = why
+        self.message = str(why)
 
 
 class NameProblem(ValueError):
     """A name in an order that fits no politician or office, or several."""
+
+    def __init__(self, why: Reason) -> None:
+        super().__init__(str(why))
+        self.why = why
 
 
 @cache
@@ -79,12 +79,12 @@ def parse_line(text: str) -> Order:
     except UnexpectedInput as error:
         column = getattr(error, "column", 1) or 1
         if isinstance(error, UnexpectedEOF):
-            raise ParseError(len(cleaned) + 1, "the order ends too early") from None
+            raise ParseError(len(cleaned) + 1, reason("ends_early")) from None
         if isinstance(error, UnexpectedToken) and error.token.type == "$END":
-            raise ParseError(len(cleaned) + 1, "the order ends too early") from None
+            raise ParseError(len(cleaned) + 1, reason("ends_early")) from None
         if isinstance(error, (UnexpectedCharacters, UnexpectedToken)):
-            raise ParseError(int(column), f"cannot read {cleaned[int(column) - 1:][:20]!r} here") from None
-        raise ParseError(1, "not an order") from None
+            raise ParseError(int(column), reason("cannot_read", text=repr(cleaned[int(column) - 1:][:20]))) from None
+        raise ParseError(1, reason("not_an_order")) from None
     assert isinstance(tree, Tree)
     verb = str(tree.data).upper()
     names = tuple(" ".join(str(t) for t in child.children) for child in tree.children if isinstance(child, Tree))
@@ -104,7 +104,7 @@ def office_key(text: str) -> str:
             return key
     if wanted in _OFFICE_ALIASES:
         return _OFFICE_ALIASES[wanted]
-    raise NameProblem(f"{text!r} is no office (offices: {', '.join(OFFICES)}, candidate)")
+    raise NameProblem(reason("no_office", text=repr(text), offices=", ".join(OFFICES)))
 
 
 def politician(text: str, politicians: list[str]) -> str:
@@ -112,7 +112,7 @@ def politician(text: str, politicians: list[str]) -> str:
     unambiguous beginning of either (``NameProblem`` otherwise)."""
     wanted = fold(text)
     if not wanted:
-        raise NameProblem("no politician named")
+        raise NameProblem(reason("no_name"))
     folded = _folded(tuple(politicians))
     exact = [p for p, full, last in folded if wanted in (full, last)]
     if len(exact) == 1:
@@ -121,8 +121,8 @@ def politician(text: str, politicians: list[str]) -> str:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise NameProblem(f"no politician called {text!r}")
-    raise NameProblem(f"{text!r} may be {' or '.join(found)}")
+        raise NameProblem(reason("no_politician", text=repr(text)))
+    raise NameProblem(reason("ambiguous", text=repr(text), found=" / ".join(found)))
 
 
 @cache

@@ -8,10 +8,16 @@ import tomllib
 from functools import cache
 from typing import Any
 
-from adjudicator.games.kreml.parse import OFFICE_NAMES
 from adjudicator.resources import data_dir
 
 LANGUAGES = ("de", "en")
+OFFICE_NAMES = {
+    "chief": ("Parteichef", "Party Chief"), "kgb": ("KGB-Chef", "KGB Chief"),
+    "foreign": ("Aussenminister", "Foreign Minister"), "defence": ("Verteidigungsminister", "Defence Minister"),
+    "ideology": ("Chef-Ideologe", "Chief Ideologist"), "industry": ("Industrieminister", "Industry Minister"),
+    "agriculture": ("Landwirtschaftsminister", "Agriculture Minister"), "sport": ("Sportminister", "Sports Minister"),
+    "candidate": ("Kandidat", "Candidate"),
+}
 
 
 @cache
