@@ -97,8 +97,9 @@ class Config:
 
     Relative paths are resolved against the folder of the configuration
     file, or the working directory when there is none.  ``deadlines`` maps
-    phase kinds to their default length in seconds; ``poll_interval`` and
-    ``retry_base`` are seconds.  ``database_url`` (``[database] url``), when
+    phase kinds to their default length in seconds; ``poll_interval``,
+    ``retry_base`` and ``lease_seconds`` (how long a claim of a mail or the
+    mailbox holds before another instance may take it over) are seconds.  ``database_url`` (``[database] url``), when
     set, names a PostgreSQL database used instead of the SQLite file.
     """
 
@@ -115,6 +116,7 @@ class Config:
     smtp: SmtpConfig = field(default_factory=SmtpConfig)
     poll_interval: float = 60.0
     retry_base: float = 30.0
+    lease_seconds: float = 300.0
     deadlines: Mapping[str, int] = field(
         default_factory=lambda: {"movement": 72 * 3600, "retreat": 24 * 3600, "adjustment": 24 * 3600, "play": 48 * 3600}
     )
@@ -233,7 +235,10 @@ _SCHEMA: dict[str, dict[str, tuple[str, Check]]] = {
     },
     "mailbox": {**_server_keys("mailbox", ("maildir", "imap"), _nonempty), "folder": ("mailbox.folder", _nonempty)},
     "smtp": _server_keys("smtp", ("maildir", "smtp"), _string),
-    "service": {"poll_interval": ("poll_interval", _seconds), "retry_base": ("retry_base", _seconds)},
+    "service": {
+        "poll_interval": ("poll_interval", _seconds), "retry_base": ("retry_base", _seconds),
+        "lease": ("lease_seconds", _seconds),
+    },
     "deadlines": {kind: (f"deadlines.{kind}", _duration) for kind in ("movement", "retreat", "adjustment", "play")},
 }
 

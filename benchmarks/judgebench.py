@@ -86,9 +86,10 @@ class Sink:
             return [s for _, s in self.arrivals]
 
 
-def write_config(folder: Path, smtp_port: int, mailbox: str, *, poll: float = 1.0) -> Path:
-    """A config file for a judge in ``folder``: SQLite there, mail out to
-    the sink, mail in from ``mailbox`` (a TOML [mailbox] body)."""
+def write_config(folder: Path, smtp_port: int, mailbox: str, *, poll: float = 1.0, database_url: str = "") -> Path:
+    """A config file for a judge in ``folder``: SQLite there (or the
+    PostgreSQL database ``database_url``), mail out to the sink, mail in
+    from ``mailbox`` (a TOML [mailbox] body)."""
     path = folder / "judge.toml"
     path.write_text(
         f"""[judge]
@@ -111,6 +112,7 @@ retry_base = 5
 
 [database]
 path = "{folder / 'judge.sqlite3'}"
+{f'url = "{database_url}"' if database_url else ""}
 """,
         encoding="utf-8",
     )
@@ -125,7 +127,7 @@ def seat_games(config_path: Path, games: int, *, standard_share: float = 0.7,
     of every game at ``deadline`` when given.  Returns the seat addresses
     per game."""
     config = load_config(config_path)
-    store = Store(config.database)
+    store = Store(config.store_target)
     now = datetime.now(timezone.utc)
     password_hash = hash_password(PASSWORD)
     seats: dict[str, list[str]] = {}
@@ -162,11 +164,12 @@ class Serve:
 
     config: Path
     process: subprocess.Popen[bytes] | None = None
+    log_name: str = "serve.log"
 
     def start(self) -> "Serve":
         """Start the judge."""
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        log = open(self.config.parent / "serve.log", "wb")
+        log = open(self.config.parent / self.log_name, "wb")
         self.process = subprocess.Popen([sys.executable, "-m", "adjudicator", "--config", str(self.config), "serve"],
                                         stdout=log, stderr=subprocess.STDOUT, cwd=self.config.parent, env=env)
         return self

@@ -99,13 +99,15 @@ class RunningJudge:
     """The judge as a child process over a real mailbox and SMTP server."""
 
     def __init__(self, server: MailServer, folder: Path, *, language: str = "en", poll: float = 0.2,
-                 retry_base: float = 0.5, admin: tuple[str, str] | None = None) -> None:
+                 retry_base: float = 0.5, admin: tuple[str, str] | None = None, database_url: str = "",
+                 lease: str = "5m") -> None:
         self.server = server
         self.folder = folder
         self.account = server.new_user("judge")
         self.address = self.account.address
         self.config = folder / "judge.toml"
         self.log = folder / "judge.log"
+        self.database_url = database_url
         self.config.write_text(
             "\n".join([
                 "[judge]", f'address = "{self.address}"', 'name = "Testrichter"', f'language = "{language}"',
@@ -115,8 +117,8 @@ class RunningJudge:
                 'tls = "none"', f'user = "{self.account.address}"', 'password_env = "TEST_JUDGE_IMAP_PASSWORD"',
                 "[smtp]", 'kind = "smtp"', f'host = "{server.smtp_host}"', f"port = {server.smtp_port}",
                 'tls = "none"',
-                "[service]", f"poll_interval = {poll}", f"retry_base = {retry_base}",
-                "[database]", 'path = "judge.sqlite3"',
+                "[service]", f"poll_interval = {poll}", f"retry_base = {retry_base}", f'lease = "{lease}"',
+                "[database]", 'path = "judge.sqlite3"', *([f'url = "{database_url}"'] if database_url else []),
             ]) + "\n",
             encoding="utf-8",
         )
@@ -141,13 +143,16 @@ class RunningJudge:
 
     def start(self, crash_at: str | None = None) -> None:
         """Start ``adjudicator serve`` (with a crash point when given)."""
+        self.process = self.spawn(self.log, crash_at)
+
+    def spawn(self, log_path: Path, crash_at: str | None = None) -> subprocess.Popen[bytes]:
+        """One more ``adjudicator serve`` on this configuration, logging to ``log_path``."""
         extra = {"ADJUDICATOR_CRASH_AT": crash_at} if crash_at else None
-        log = open(self.log, "ab")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "adjudicator", "--config", str(self.config), "serve"],
-            stdout=log, stderr=log, cwd=self.folder, env=self._env(extra),
-        )
-        log.close()
+        with open(log_path, "ab") as log:
+            return subprocess.Popen(
+                [sys.executable, "-m", "adjudicator", "--config", str(self.config), "serve"],
+                stdout=log, stderr=log, cwd=self.folder, env=self._env(extra),
+            )
 
     def wait_exit(self, timeout: float = 30.0) -> int:
         """Wait for the judge to end by itself (a crash point); its exit status."""
@@ -170,7 +175,7 @@ class RunningJudge:
 
     def store(self) -> Store:
         """A fresh connection to the judge's database (for reading)."""
-        return Store(self.folder / "judge.sqlite3")
+        return Store(self.database_url or self.folder / "judge.sqlite3")
 
     def player(self, name: str, power: str = "", password: str = "") -> Player:
         return Player(self.server, self.server.new_user(name), self.address, power, password)

@@ -74,7 +74,7 @@ def test_a_live_sqlite_judge_copied_to_postgresql_answers_the_same(tmp_path: Pat
     assert "F BRE - MAO" in outs[1].one("acknowledgement", address("France")).text  # the mail that waited
     # both judges go on alike: the same orders resolve the same fall
     for table in (old, new):
-        everyone_ready(table, {"Austria": ("A Gal - Ukr",)})
+        everyone_ready(table, {"Austria": ("A Vie - Tyr",)})
     assert old.store.phases("spiel1")[-1].report_text == new.store.phases("spiel1")[-1].report_text
     assert [p.phase for p in new.store.phases("spiel1")] == ["S1901M", "F1901M"]
 
@@ -100,7 +100,7 @@ def test_status_shows_instances_claims_queues_and_deadlines(tmp_path: Path, data
     assert status == 0
     data = json.loads(out)
     assert data["backend"] == table.store.backend and data["schema"] == len(MIGRATIONS)
-    assert [i["id"] for i in data["instances"]] == ["hostA:4711:1"]
+    assert "hostA:4711:1" in [i["id"] for i in data["instances"]]  # with the judge's own instance
     assert [c["holder"] for c in data["claims"]] == ["hostA:4711:1"] and data["inbound"]["new"] == 1
     assert data["oldest_unhandled"] is not None
     assert data["outbox"]["unsent"] == len(table.store.unsent_mail()) > 0

@@ -12,6 +12,7 @@ import pytest
 
 from adjudicator.service.store import MIGRATIONS, Store, StoreError, content_hash
 from tests.conftest import BACKENDS
+from tests.postgres import PostgresServer
 
 MAIL = b"From: spieler@example.org\r\nMessage-ID: <1@example.org>\r\nSubject: Befehle\r\n\r\nA Aug H\r\n"
 OTHER = b"From: spieler@example.org\r\nMessage-ID: <2@example.org>\r\n\r\nA BFre H\r\n"
@@ -181,3 +182,23 @@ def test_work_on_one_game_waits_for_the_game_lock(database_target: Path | str) -
         with (two.transaction() if one.backend == "postgresql" else contextlib.nullcontext()) as other:
             if other is not None:  # SQLite: the write transaction already keeps every other writer out
                 assert not two.try_game_lock(other, "spiel1") and two.try_game_lock(other, "spiel2")
+
+
+def test_a_lost_postgresql_connection_is_opened_again_outside_a_transaction(postgres_server: PostgresServer) -> None:
+    store = Store(postgres_server.new_database())
+    other = Store(str(store.target))
+
+    def cut() -> None:
+        pid = store.connection.execute("SELECT pg_backend_pid()").fetchone()[0]
+        other.connection.execute("SELECT pg_terminate_backend(?)", (pid,))
+
+    import psycopg
+
+    cut()
+    store.save_inbound(MAIL, "pipe:1", "now")  # the server dropped the connection: it is opened again
+    with pytest.raises(psycopg.OperationalError):
+        with store.transaction() as db:
+            store.queue_mail(db, ("a@example.org",), b"reply", "now")
+            cut()
+            store.finish_inbound(db, content_hash(MAIL), "done")  # inside the transaction: lost, not repeated
+    assert store.unsent_mail() == [] and [m.source for m in store.pending_inbound()] == ["pipe:1"]

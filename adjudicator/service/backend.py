@@ -18,8 +18,11 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
+
+if TYPE_CHECKING:
+    import psycopg
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
@@ -194,17 +197,61 @@ class PostgresConnection(Connection):
             raise BackendError(
                 f"database {describe(url)}: the PostgreSQL driver is not installed (pip install '.[postgres]')"
             ) from None
+        self._url = url
+        self._lost: tuple[type[BaseException], ...] = (psycopg.OperationalError, psycopg.InterfaceError)
+        self._in_transaction = False
+        self._db = self._connect()
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        import psycopg
+
         try:
-            self._db = psycopg.connect(url, autocommit=True, connect_timeout=30)
+            return psycopg.connect(self._url, autocommit=True, connect_timeout=30)
         except psycopg.Error as error:
-            raise BackendError(f"database {describe(url)}: {error}".strip()) from None
+            raise BackendError(f"database {describe(self._url)}: {error}".strip()) from None
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Rows:
-        """Run one statement on PostgreSQL (booleans are stored as 0/1, as on SQLite)."""
+        """Run one statement on PostgreSQL (booleans are stored as 0/1, as on
+        SQLite).  Outside a transaction a lost connection (the server
+        restarted) is opened again once and the statement repeated; inside
+        one the error is raised (the transaction is gone)."""
         values = tuple(int(v) if isinstance(v, bool) else v for v in params)
-        cursor = self._db.cursor()
-        cursor.execute(_pyformat(sql) if values else sql, values or None)
+        text = _pyformat(sql) if values else sql
+        starts = sql.startswith("BEGIN")
+        try:
+            cursor = self._db.cursor()
+            cursor.execute(text, values or None)
+        except self._lost:
+            if self._in_transaction and not starts:
+                raise
+            self._reopen()
+            cursor = self._db.cursor()
+            cursor.execute(text, values or None)
+        if starts:
+            self._in_transaction = True
         return cursor
+
+    def _reopen(self) -> None:
+        try:
+            self._db.close()
+        except Exception:  # closing a broken connection may fail too: it is replaced anyway
+            pass
+        self._db = self._connect()
+
+    def commit(self) -> None:
+        """Commit the current transaction (a lost connection raises: the transaction is gone)."""
+        try:
+            self.execute("COMMIT")
+        finally:
+            self._in_transaction = False
+
+    def rollback(self) -> None:
+        """Roll the current transaction back (a lost connection has lost it already)."""
+        self._in_transaction = False
+        if self._db.broken or self._db.closed:
+            self._reopen()
+            return
+        self.execute("ROLLBACK")
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """Run one statement for many rows on PostgreSQL (pipelined by psycopg)."""

@@ -28,6 +28,7 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from adjudicator.config import Config
+from adjudicator.service.coordination import Coordinator
 from adjudicator.service.handler import handle_mail
 from adjudicator.service.imap import Backoff, ImapIntake, ImapSettings, MailboxUnavailable
 from adjudicator.service.intake import MaildirIntake, Transport, take_in
@@ -82,6 +83,12 @@ def deliver_to_maildir(store: Store, path: Any, now: datetime) -> SendSummary:
     return SendSummary(sent, 0, ())
 
 
+def _deadline(text: str | None) -> datetime:
+    """A stored deadline (due games always have one)."""
+    assert text is not None
+    return datetime.fromisoformat(text)
+
+
 class Judge:
     """The judge's jobs over one store, transport and configuration."""
 
@@ -91,6 +98,8 @@ class Judge:
         self.backoff = Backoff(base=1.0, cap=300.0)
         self.mailbox_retry_at: datetime | None = None
         self.scheduler: AsyncIOScheduler | None = None
+        self.peers = Coordinator(store, clock, lease=config.lease_seconds)
+        self._sending: asyncio.Lock | None = None
 
     # --- one step each -----------------------------------------------------------
 
@@ -100,23 +109,30 @@ class Judge:
         now = self.clock()
         if self.mailbox_retry_at is not None and now < self.mailbox_retry_at:
             return 0
+        if not self.peers.begin_intake():
+            return 0  # another instance is reading the mailbox
         try:
             stored = take_in(self.store, self.transport, now.isoformat(), between=lambda: crash_point("saved"))
-        except MailboxUnavailable as error:
+        except BaseException as error:
+            self.peers.end_intake(None)
+            if not isinstance(error, MailboxUnavailable):
+                raise
             delay = self.backoff.failure()
             self.mailbox_retry_at = now + timedelta(seconds=delay)
             log.warning("%s; trying again in %.0f s", error, delay)
             return 0
+        self.peers.end_intake(now)
         self.backoff.success()
         self.mailbox_retry_at = None
         crash_point("taken")
         return sum(1 for _, new in stored if new)
 
     def handle_pending(self) -> list[str]:
-        """Handle every stored, unhandled mail in arrival order; returns the
+        """Handle every stored, unhandled mail in arrival order (each claimed
+        first: mails another instance holds are left to it); returns the
         games whose players may all be ready now."""
         touched: list[str] = []
-        for mail in self.store.pending_inbound():
+        for mail, _ in self.peers.claimed_mails():
             try:
                 result = handle_mail(self.store, self.config, mail, self.clock())
             except Exception as error:  # one mail must never stop the judge
@@ -139,10 +155,16 @@ class Judge:
         return count
 
     def process_due(self) -> int:
-        """Resolve every active game whose deadline has passed."""
+        """Resolve every active game whose deadline has passed, once the
+        mailbox has been read after that deadline (read here first when it
+        has not) and no mail that arrived before it waits."""
+        due = due_games(self.store, self.clock())
+        if due and not self.peers.mailbox_read_since(min(_deadline(g.deadline) for g in due)):
+            self.take_in_and_handle()
         count = 0
         for game in due_games(self.store, self.clock()):
-            count += self.process(game.name, game.phase, "deadline")
+            if self.peers.deadline_may_run(_deadline(game.deadline), self.config.lease_seconds):
+                count += self.process(game.name, game.phase, "deadline")
         return count
 
     def process(self, name: str, phase: str, trigger: str) -> int:
@@ -174,6 +196,7 @@ class Judge:
     def poll(self) -> None:
         """One intake round: take in, handle, resolve what is ready or due,
         send the reminders and pause notices that are due."""
+        self.peers.heartbeat()
         touched = self.take_in_and_handle()
         self.resolve_ready(touched)
         self.process_due()
@@ -183,11 +206,15 @@ class Judge:
         send_pause_notices(self.store, self.config, self.clock())
 
     async def send(self) -> SendSummary:
-        """Send the due outbox mail (SMTP or the outgoing Maildir)."""
-        now = self.clock()
-        if self.config.smtp.kind == "maildir":
-            return deliver_to_maildir(self.store, self.config.smtp.path, now)
-        summary = await send_due(self.store, smtp_settings(self.config), now, base_delay=self.config.retry_base)
+        """Send the due outbox mail (SMTP or the outgoing Maildir); one
+        round at a time (the last round at shutdown waits for a running one)."""
+        if self._sending is None:
+            self._sending = asyncio.Lock()
+        async with self._sending:
+            now = self.clock()
+            if self.config.smtp.kind == "maildir":
+                return deliver_to_maildir(self.store, self.config.smtp.path, now)
+            summary = await send_due(self.store, smtp_settings(self.config), now, base_delay=self.config.retry_base)
         for error in summary.errors:
             log.warning("outbox: %s", error)
         return summary
@@ -200,8 +227,8 @@ class Judge:
         self.poll()
 
     async def _deadline_job(self, name: str, phase: str) -> None:
-        self.take_in_and_handle()
-        self.process(name, phase, "deadline")
+        self.resolve_ready(self.take_in_and_handle())
+        self.process_due()
 
     def sync_deadlines(self) -> None:
         """One scheduler job per active game at its stored deadline."""
@@ -226,6 +253,7 @@ class Judge:
         self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
         self.scheduler.start()
         try:
+            self.peers.heartbeat()
             self.handle_pending()
             # a crash may have left games that can go on (every player READY,
             # or a turn phase whose seats have all answered)
@@ -241,3 +269,4 @@ class Judge:
         finally:
             self.scheduler.shutdown(wait=False)
             self.scheduler = None
+            self.peers.stopped()

@@ -899,6 +899,13 @@ class Store:
             db.execute("UPDATE inbound SET claimed_until = NULL WHERE claimed_by = ? AND state = 'new'", (instance,))
             db.execute("UPDATE leases SET until = '' WHERE holder = ?", (instance,))
 
+    def holders(self, now: str) -> set[str]:
+        """The instances that hold a live claim of a mail or a live lease at ``now``."""
+        rows = self._db.execute(
+            "SELECT claimed_by FROM inbound WHERE state = 'new' AND claimed_until > ?"
+            " UNION SELECT holder FROM leases WHERE until > ?", (now, now))
+        return {str(row[0]) for row in rows if row[0]}
+
     def instances(self) -> list[tuple[str, str, int, str, str, str | None]]:
         """Every instance seen, as (id, host, pid, started, last seen, stopped), most recently seen first."""
         rows = self._db.execute(

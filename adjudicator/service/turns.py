@@ -235,9 +235,12 @@ def deadline_passed(store: Store, config: Config, name: str, phase: str, now: da
     """The deadline of ``phase`` has come: grant the grace period when the
     game has one and a late power may still be excused (the late powers
     are told), otherwise resolve the phase.  Nothing happens when the game
-    is no longer in ``phase`` or its deadline is still ahead (it was moved
-    after the trigger was set).  Returns whether it resolved."""
+    is no longer in ``phase``, its deadline is still ahead (it was moved
+    after the trigger was set), or another process holds the game's lock
+    (it is re-checked at the next round).  Returns whether it resolved."""
     with store.transaction() as db:
+        if not store.try_game_lock(db, name):
+            return False  # another instance works on the game: it is tried again at the next round
         game = store.game(name)
         if game is None or game.status != ACTIVE or game.phase != phase:
             return False

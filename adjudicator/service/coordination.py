@@ -1,0 +1,153 @@
+"""Several judge instances on one database: who reads the mailbox, who
+handles which mail, when a deadline may run.
+
+Each running judge is an *instance* with an id of its own (host, process,
+a random part), recorded in the store with the time it was last seen.
+Work is shared through the database only:
+
+- the **mailbox** is read by one instance at a time, under the lease
+  ``intake``; whoever finishes a complete read records when it began (the
+  lease's mark), so every instance knows how recent the last read is;
+- a stored **mail** is claimed by one instance for ``lease`` seconds (a
+  conditional update), the mails of one sender in their order of arrival;
+  a claim whose instance died runs out and another instance takes the mail
+  over (its attempts counted on, so a mail that kills every judge is
+  eventually set aside);
+- **work on one game** is serialised by the game's lock, taken whenever a
+  game is read inside a transaction (``Store.game``);
+- a **deadline** runs only once the mailbox has been read completely after
+  it and no mail that arrived before it waits; it is taken with a
+  non-waiting game lock, so in a storm each instance resolves other games,
+  and re-checked under that lock (the deadline may have moved).
+
+On SQLite there is one instance (a second ``serve`` is refused); the same
+rules then simply always find everything free.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta, timezone
+
+from adjudicator.service.store import InboundMail, Store
+
+INTAKE_LEASE = "intake"
+
+
+def new_instance_id() -> str:
+    """A fresh instance id: ``host:pid:random``."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class Coordinator:
+    """One instance's side of the rules above."""
+
+    def __init__(self, store: Store, clock: Callable[[], datetime], lease: float = 300.0,
+                 instance: str | None = None) -> None:
+        self.store, self.clock, self.lease = store, clock, timedelta(seconds=lease)
+        self.instance = instance or new_instance_id()
+
+    def _stamps(self) -> tuple[str, str]:
+        now = self.clock()
+        return now.isoformat(), (now + self.lease).isoformat()
+
+    def heartbeat(self) -> None:
+        """Record that this instance is alive (``db status`` lists it) and
+        take over what dead instances on this host left (``recover``)."""
+        self.store.instance_seen(self.instance, socket.gethostname(), os.getpid(), self.clock().isoformat())
+        self.recover()
+
+    def recover(self) -> list[str]:
+        """End the claims and leases of instances on this host whose process
+        is gone (killed, crashed), so their work is taken over at once
+        rather than when their leases run out; returns those instances.
+        Instances on other hosts are left to their leases."""
+        host, gone = socket.gethostname(), []
+        for holder in sorted(self.store.holders(self.clock().isoformat())):
+            name, _, rest = holder.partition(":")
+            pid = rest.partition(":")[0]
+            if name == host and pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+                self.store.instance_stopped(holder, self.clock().isoformat())
+                gone.append(holder)
+        return gone
+
+    def stopped(self) -> None:
+        """This instance stops: its claims and leases end at once."""
+        self.store.instance_stopped(self.instance, self.clock().isoformat())
+
+    # --- the mailbox -------------------------------------------------------------
+
+    def begin_intake(self) -> bool:
+        """Take the mailbox lease; False while another instance reads the mailbox."""
+        now, until = self._stamps()
+        return self.store.take_lease(INTAKE_LEASE, self.instance, now, until)
+
+    def end_intake(self, read_from: datetime | None) -> None:
+        """Give the mailbox lease back; ``read_from`` is when a complete
+        read began (None: the read failed, the last mark stays)."""
+        self.store.end_lease(INTAKE_LEASE, self.instance, None if read_from is None else read_from.isoformat())
+
+    def mailbox_read_since(self, moment: datetime) -> bool:
+        """True when a complete read of the mailbox began at or after ``moment``."""
+        lease = self.store.lease(INTAKE_LEASE)
+        mark = _moment(lease[2]) if lease is not None else None
+        return mark is not None and mark >= moment
+
+    # --- mail --------------------------------------------------------------------
+
+    def claimed_mails(self) -> Iterator[tuple[InboundMail, int]]:
+        """Claim the stored mails one at a time, oldest first (per sender in
+        order of arrival), each with the number of attempts at it so far
+        including this one; mails another instance holds are left to it.
+        The next mail is claimed only when the caller asks for it."""
+        skipped: set[str] = set()
+        while True:
+            waiting = [i for i in self.store.claimable_inbound(self.clock().isoformat()) if i not in skipped]
+            if not waiting:
+                return
+            for mail_id in waiting:
+                skipped.add(mail_id)  # whatever becomes of it, not twice in one round
+                now, until = self._stamps()
+                attempts = self.store.claim_inbound_lease(mail_id, self.instance, now, until)
+                if attempts is None:
+                    continue  # another instance was quicker
+                mail = self.store.inbound(mail_id)
+                if mail.state == "new":
+                    yield mail, attempts
+
+    # --- deadlines ---------------------------------------------------------------
+
+    def deadline_may_run(self, deadline: datetime, mailbox_wait: float) -> bool:
+        """True when a deadline at ``deadline`` may be processed now: the
+        mailbox was read completely after it (or could not be read for
+        ``mailbox_wait`` seconds after it) and no mail that arrived before
+        it is still waiting to be handled."""
+        if not self.mailbox_read_since(deadline) and self.clock() < deadline + timedelta(seconds=mailbox_wait):
+            return False
+        oldest = _moment(self.store.oldest_pending_arrival())
+        return oldest is None or oldest >= deadline
+
+
+def _alive(pid: int) -> bool:
+    """True when a process ``pid`` exists on this host."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it exists, under another user
+    return True
+
+
+def _moment(text: str | None) -> datetime | None:
+    """An ISO-8601 time as stored (UTC when it names no zone); None when absent or unreadable."""
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
