@@ -5,6 +5,7 @@ route search (RUN BEST) met on the way.
 
     python benchmarks/pfalz1847_games.py            # 200 games
     python benchmarks/pfalz1847_games.py --games 20
+    python benchmarks/pfalz1847_games.py --dense    # RUN BEST on dense networks
 """
 
 from __future__ import annotations
@@ -45,5 +46,49 @@ def main() -> None:
     print(f"slowest RUN BEST at a game's end: {1000 * slowest:.0f} ms")
 
 
+
+
+def dense() -> None:
+    """RUN BEST on a dense network: the L after the seed's first round with
+    up to 120 random legal tiles of phases 3, 4 and 5 and a second station."""
+    import random
+
+    data = game_data(standin=True)
+    g = engine.new_game(data, 4)
+    for seat, line in (("S4", "BUY SCR"), ("S3", "BUY VIW"), ("S2", "BUY MNR"), ("S1", "BUY PLP"), ("S1", "BUY W"),
+                       ("S2", "BUY K"), ("S3", "BUY LFKC"), ("S4", "BUY R"), ("S1", "PASS"), ("S2", "BUY SPR"),
+                       ("S3", "BUY H"), ("S4", "PASS"), ("S1", "PASS"), ("S2", "PASS"), ("S3", "PASS")):
+        from adjudicator.games.pfalz1847.parse import parse_line
+        g = engine.apply(data, g, seat, parse_line(line))
+    for seed in (1, 2):
+        rng = random.Random(seed)
+        h = {k: v for k, v in g.items()}
+        h["tiles"] = {}
+        h["round"] = dict(g["round"])
+        h["operated"] = dict(g["operated"], L=True)
+        for phase in ("3", "4", "5"):
+            h["phase"] = phase
+            for _ in range(40):
+                h["round"]["lays"], h["round"]["step"] = [], "track"
+                options = engine.lay_options(data, h, "L", 400)
+                if not options:
+                    break
+                lay = rng.choice(options)
+                h["tiles"] = {**h["tiles"], lay.hex: [lay.tile, lay.rotation]}
+        h["stations"] = {**g["stations"], "F12": ["L"]}
+        board = engine.board(data, h)
+        for trains in (["6+6", "6+6"], ["5+5", "6E"], ["5", "5"]):
+            started = time.perf_counter()
+            total, _ = routes.best(board, "L", [data.train(t) for t in trains], 2)
+            elapsed = time.perf_counter() - started
+            count = len(routes.all_routes(board, "L", data.train(trains[0]), 2))
+            print(f"dense network {seed} ({len(h['tiles'])} tiles): RUN BEST {'+'.join(trains)} = {total}M "
+                  f"in {1000 * elapsed:.0f} ms ({count} routes of the first train)")
+
+
 if __name__ == "__main__":
-    main()
+    if "--dense" in sys.argv:
+        sys.argv.remove("--dense")
+        dense()
+    else:
+        main()

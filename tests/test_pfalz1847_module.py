@@ -125,3 +125,45 @@ def test_report_and_picture_of_a_turn() -> None:
     english = replace(game, language="en")
     text, _ = render_report(Config(), english, module, report, [], result.phase)
     assert "treasury 140M" in text and "stand-in" in text
+
+
+def test_every_illegal_order_is_refused_in_both_languages_with_the_alternatives() -> None:
+    import copy
+
+    module = _module(4)
+    state = module.start({"data": "standin"}, 1)
+    for seat, line in EXAMPLE_SR1:
+        state = module.resolve(state, {seat: [line]}).state
+    before = copy.deepcopy(state)
+    cases = [
+        ("S2", "LAY 58 G17 ROT 1", "nicht am Zug", "not your turn"),                  # wrong turn
+        ("S1", "LAY 9 I9 ROT 1", "nicht erreichbar", "cannot be reached"),             # not connected
+        ("S1", "LAY 7 C5 ROT 0", "ihrem Staat", "own state"),                       # another state
+        ("S1", "LAY 207 F18 ROT 5", "noch nicht erlaubt", "not allowed yet"),          # green in phase 3
+        ("S1", "STATION C13", "kein", "no city"),                                      # no city with track
+        ("S1", "BUY TRAIN 4", "verkauft jetzt 3", "sells 3 now"),                      # not offered
+        ("S1", "BUY TRAIN 3 FROM SAAR 10", "ab Phase 3+3", "from phase 3+3"),          # no trades yet
+        ("S1", "BUY PRIVATE W 50", "ab Phase 4", "from phase 4"),                      # too early
+        ("S1", "SELL 1 L", "in Not", "in need"),                                       # no sales in an OR
+        ("S1", "BUY L IPO", "Betriebsrunde", "operating round"),                       # not a stock-round order
+    ]
+    for seat, line, german, english in cases:
+        check = module.check_orders(state, seat, [(1, line)])
+        assert not check.accepted, line
+        message = check.problems[0].message
+        assert german in message and english in message, (line, message)
+        if seat == "S1":
+            assert "LAY 58 G17 ROT 1" in check.problems[0].hint, line             # the legal alternatives
+    assert state == before
+    poor = copy.deepcopy(state)
+    poor["game"]["bank"] += poor["game"]["cash"]["L"] - 50
+    poor["game"]["cash"]["L"] = 50
+    check = module.check_orders(poor, "S1", [(1, "LAY 57 G19 ROT 2")])       # 80M river, 50M there
+    assert "fehlt Geld" in check.problems[0].message and "not enough money" in check.problems[0].message
+    state = module.resolve(state, {"S1": ["LAY 58 G17 ROT 1", "LAY 57 G19 ROT 2", "STATION G15", "BUY TRAIN 3",
+                                          "PASS"]}).state
+    for seat, line in [("S4", "PASS"), ("S1", "BUY L IPO"), ("S2", "PASS"), ("S3", "PASS"), ("S4", "PASS"),
+                       ("S1", "PASS")]:
+        state = module.resolve(state, {seat: [line]}).state
+    check = module.check_orders(state, "S1", [(1, "RUN 3: F18-G15")])
+    assert "no track runs" in check.problems[0].message and "keine Strecke" in check.problems[0].message

@@ -33,6 +33,11 @@ _NAMED: dict[str, tuple[str, str]] = {
     **{f"liberte{n}": ("adjudicator.games.liberte", f"liberte{n}") for n in (3, 4, 5, 6)},
     **{f"liberté{n}": ("adjudicator.games.liberte", f"liberte{n}") for n in (3, 4, 5, 6)},
     **{f"liberte-{n}": ("adjudicator.games.liberte", f"liberte{n}") for n in (3, 4, 5, 6)},
+    # Kreml (Fata Morgana 1986) for 3-6 players; without a number: four.
+    **{f"{name}{sep}{count}": ("adjudicator.games.kreml", f"kreml{count}")
+       for name in ("kreml", "kremlin") for sep in ("", "-") for count in (3, 4, 5, 6)},
+    "kreml": ("adjudicator.games.kreml", "kreml4"),
+    "kremlin": ("adjudicator.games.kreml", "kreml4"),
 }
 
 

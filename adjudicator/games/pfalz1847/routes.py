@@ -20,19 +20,49 @@ off-board (not for the express).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Sequence
 
 from adjudicator.games.pfalz1847.board import Board, NodeId, PathId
 from adjudicator.games.pfalz1847.data import GameData, Train
 
 
+@cache
+def _hex_numbers(data: GameData) -> dict[str, int]:
+    return {at: number for number, at in enumerate(sorted(data.hexes))}
+
+
+def path_mask(data: GameData, paths: frozenset[PathId] | set[PathId]) -> int:
+    """The paths as the bits of one number (for fast overlap tests)."""
+    numbers = _hex_numbers(data)
+    mask = 0
+    for at, number in paths:
+        mask |= 1 << (numbers[at] * 8 + number)
+    return mask
+
+
 @dataclass(frozen=True)
 class Route:
-    """One train's run: its stops in order, the paths used and its value."""
+    """One train's run: its stops in order, the paths used (``mask``: their
+    bits, see ``path_mask``) and its value."""
 
     stops: tuple[NodeId, ...]
-    paths: frozenset[PathId]
+    mask: int
     revenue: int
+    data: GameData
+
+    @property
+    def paths(self) -> frozenset[PathId]:
+        """The paths used, as (hex, path number) pairs."""
+        names = sorted(self.data.hexes)
+        found = set()
+        mask, bit = self.mask, 0
+        while mask:
+            if mask & 1:
+                found.add((names[bit // 8], bit % 8))
+            mask >>= 1
+            bit += 1
+        return frozenset(found)
 
     def text(self) -> str:
         """The route as hex coordinates (``F18-G17-G15``)."""
@@ -73,43 +103,71 @@ def all_routes(board: Board, company: str, train: Train, colour_index: int) -> l
     if not homes:
         return []
     reached, _ = board.reach(company)
-    found: dict[tuple[tuple[NodeId, ...], frozenset[PathId]], Route] = {}
+    data = board.data
+    graph = {node: [(target, path_mask(data, paths)) for target, paths in board.segments(node) if target in reached]
+             for node in reached}
+    big = {node: board.node(node).kind != "town" for node in reached}
+    pays = {node: 0 if train.kind == "express" and not big[node] else board.revenue(node, colour_index)
+            for node in reached}
+    through = {node: node in homes or board.passable(node, company) for node in reached}
+    flags = {node: (node[0] in data.a_hexes, node[0] in data.b_hexes, node[0] in data.coal_hexes,
+                    node[0] in data.z_hexes) for node in reached}
+    coal_pays = train.kind != "express"
+    limit_big = train.length
+    limit_all = train.length if train.kind == "plain" else 2 * train.length if train.kind == "plus" else 10 ** 6
+    found: list[Route] = []      # each (stops, track) once: a DFS reaches it once from its smaller end
+    stops: list[NodeId] = []
 
-    def extend(stops: list[NodeId], used: frozenset[PathId]) -> None:
+    def extend(used: int, cities: int, revenue: int, home: int, a: int, b: int, coal: int,
+               z: int) -> None:
         last = stops[-1]
         if len(stops) > 1:
-            if homes.intersection(stops):
-                key = tuple(stops) if stops[0] <= stops[-1] else tuple(reversed(stops))
-                if (key, used) not in found:
-                    found[(key, used)] = Route(key, used, value(board, train, stops, colour_index))
-            if not board.passable(last, company) and last not in homes:
+            if home and stops[0] < last:
+                total = revenue + (data.bonus_ab if a and b else 0) + (data.bonus_coal if coal_pays and coal and z else 0)
+                found.append(Route(tuple(stops), used, total, data))
+            if not through[last]:
                 return
-        for target, paths in board.segments(last):
-            if target in stops or paths & used or target not in reached:
+        if len(stops) >= limit_all:
+            return
+        for target, paths in graph[last]:
+            if target in stops or paths & used:
                 continue
+            now_big = cities + big[target]
+            if now_big > limit_big:
+                continue
+            fa, fb, fc, fz = flags[target]
             stops.append(target)
-            if fits(board, train, stops):
-                extend(stops, used | paths)
+            extend(used | paths, now_big, revenue + pays[target], home + (target in homes), a | fa, b | fb,
+                   coal | fc, z | fz)
             stops.pop()
 
-    for start in sorted(reached):
-        extend([start], frozenset())
-    return sorted(found.values(), key=lambda r: (-r.revenue, r.stops))
+    for start_node in sorted(reached):
+        stops.append(start_node)
+        fa, fb, fc, fz = flags[start_node]
+        extend(0, int(big[start_node]), pays[start_node], int(start_node in homes), fa, fb, fc, fz)
+        stops.pop()
+    return sorted(found, key=lambda r: (-r.revenue, r.stops))
 
 
 def best(board: Board, company: str, trains: Sequence[Train], colour_index: int
          ) -> tuple[int, tuple[Route | None, ...]]:
     """The highest total revenue of ``trains`` together and one route per
     train that earns it (None: that train does not run); exact."""
-    options = [all_routes(board, company, t, colour_index) for t in trains]
-    order = sorted(range(len(trains)), key=lambda i: -(options[i][0].revenue if options[i] else 0))
+    cache: dict[str, list[Route]] = {}
+    for t in trains:
+        if t.name not in cache:
+            cache[t.name] = all_routes(board, company, t, colour_index)
+    options = [cache[t.name] for t in trains]
+    order = sorted(range(len(trains)), key=lambda i: (-(options[i][0].revenue if options[i] else 0), trains[i].name))
     tops = [options[i][0].revenue if options[i] else 0 for i in order]
     rest = [sum(tops[k:]) for k in range(len(order) + 1)]
     best_total = -1
     best_pick: list[Route | None] = [None] * len(trains)
     chosen: list[Route | None] = [None] * len(trains)
 
-    def search(k: int, total: int, used: frozenset[PathId]) -> None:
+    def search(k: int, total: int, used: int, floor: int) -> None:
+        # ``floor``: two trains of one type take routes in list order (the
+        # swapped assignment is the same); -1: the previous one does not run.
         nonlocal best_total, best_pick
         if total + rest[k] <= best_total:
             return
@@ -117,17 +175,20 @@ def best(board: Board, company: str, trains: Sequence[Train], colour_index: int
             best_total, best_pick = total, list(chosen)
             return
         index = order[k]
-        for route in options[index]:
-            if total + route.revenue + rest[k + 1] <= best_total:
-                break
-            if route.paths & used:
-                continue
-            chosen[index] = route
-            search(k + 1, total + route.revenue, used | route.paths)
-            chosen[index] = None
-        search(k + 1, total, used)
+        same = k + 1 < len(order) and trains[order[k + 1]].name == trains[index].name
+        if floor >= 0:
+            for position in range(floor, len(options[index])):
+                route = options[index][position]
+                if total + route.revenue + rest[k + 1] <= best_total:
+                    break
+                if route.mask & used:
+                    continue
+                chosen[index] = route
+                search(k + 1, total + route.revenue, used | route.mask, position + 1 if same else 0)
+                chosen[index] = None
+        search(k + 1, total, used, -1 if same else 0)
 
-    search(0, 0, frozenset())
+    search(0, 0, 0, 0)
     return max(best_total, 0), tuple(best_pick)
 
 
