@@ -394,6 +394,17 @@ def test_ruling_23_krauss() -> None:
     bank = t.g["bank"]
     t.do("S1", "BUY TRAIN 3")                                        # LFK in the market: nobody is paid
     assert t.g["bank"] == bank + 150 and t.price("LFK") == 110
+    t = example("SR3")                                              # LFK is listed: sold and bought at its price
+    t.script([("S2", "PASS")])
+    s3 = t.cash("S3")
+    t.do("S3", "SELL 1 LFK")
+    assert t.cash("S3") == s3 + 125 and t.g["director"]["LFK"] is None and t.price("LFK") == 112   # one row down
+    price = t.price("LFK")
+    t.do("S3", "PASS")
+    t = give(t, "S4", 300)
+    s4 = t.cash("S4")
+    t.do("S4", "BUY LFK MARKET")
+    assert t.g["director"]["LFK"] == "S4" and t.cash("S4") == s4 - price
 
 
 def test_ruling_24_forced_train_and_bankruptcy() -> None:
