@@ -26,7 +26,7 @@ from adjudicator.games.pfalz1847.data import TABLES, DataError, GameData, check_
 from adjudicator.games.pfalz1847.orders import Done, Pass, Undo
 from adjudicator.games.pfalz1847.parse import HINT, ParseError, parse_line
 from adjudicator.games.pfalz1847.picture import draw
-from adjudicator.games.pfalz1847.report import actions_now, build_report, report_lines, since_last, status_lines
+from adjudicator.games.pfalz1847.report import actions_now, build_report, report_lines, status_lines
 from adjudicator.games.pfalz1847.wording import both
 from adjudicator.games.pictures.scene import Scene
 
@@ -206,11 +206,9 @@ class Pfalz1847:
         return {p: engine.score(data, g, p) for p in g["players"]}
 
     def private_lines(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
-        """What happened since ``power`` last acted and, on turn, the
-        actions open to it (nothing in 1847 AE is secret)."""
-        data = data_of(state)
-        lines = since_last(data, state["game"], power, language)
-        return tuple(lines) + self.actions_now(state, power, language)
+        """Nothing: every holding and every action of 1847 AE is public (the
+        judge's "your turn" mail lists the actions since and those open)."""
+        return ()
 
     def actions_now(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
         """The orders open to ``power`` now, one line each."""

@@ -86,19 +86,6 @@ def build_report(data: GameData, before: JSON, after: JSON, seat: str, done: lis
     return report
 
 
-def since_last(data: GameData, g: JSON, seat: str, language: str) -> list[str]:
-    """A compact log of the actions of the others since ``seat`` last acted."""
-    entries = []
-    for entry in reversed(g["log"]):
-        if entry.get("seat") == seat:
-            break
-        entries.append(entry)
-    lines = []
-    for entry in reversed(entries[-30:]):
-        lines.append(f"{entry['seat']}: {entry['order']}")
-    return lines
-
-
 def actions_now(data: GameData, g: JSON, seat: str, language: str, short: bool = False) -> list[str]:
     """The orders open to ``seat`` now, grouped, with the best routes of
     an operating company (``short``: without the header and the hint)."""
