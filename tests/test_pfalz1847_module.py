@@ -167,3 +167,12 @@ def test_every_illegal_order_is_refused_in_both_languages_with_the_alternatives(
         state = module.resolve(state, {seat: [line]}).state
     check = module.check_orders(state, "S1", [(1, "RUN 3: F18-G15")])
     assert "no track runs" in check.problems[0].message and "keine Strecke" in check.problems[0].message
+
+
+def test_a_resolution_always_moves_on() -> None:
+    module = _module(4)
+    state = module.start({"data": "standin"}, 1)
+    result = module.resolve(state, {"S4": ["BUY PLP", "BUY PLP"]})       # the second one is refused
+    assert result.next_phase == "SR1-0002" and result.report["orders"] == ["BUY PLP"]
+    result = module.resolve(result.state, {"S3": ["BUY PLP"]})           # already sold: the pass is used
+    assert result.next_phase == "SR1-0003" and result.report["orders"] == ["PASS"]

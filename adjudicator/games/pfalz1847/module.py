@@ -188,6 +188,11 @@ class Pfalz1847:
                 continue
             history.append([str(seat), str(order)])
             done.append(str(order))
+        if seat and not done and engine.actor(data, g) == seat:
+            fallback = str(Done()) if g["round"]["kind"] == "OR" else str(Pass())
+            g = engine.apply(data, g, seat, parse_line(fallback))    # never resolve to the same phase
+            history.append([seat, fallback])
+            done.append(fallback)
         next_state = {**state, "game": g, "history": history, "phase": _phase_name(g, len(history))}
         report = build_report(data, state["game"], g, str(seat), done, start, bool(state["standin"]))
         report["next_phase"] = None if g["over"] else next_state["phase"]
