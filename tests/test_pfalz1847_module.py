@@ -176,3 +176,8 @@ def test_a_resolution_always_moves_on() -> None:
     assert result.next_phase == "SR1-0002" and result.report["orders"] == ["BUY PLP"]
     result = module.resolve(result.state, {"S3": ["BUY PLP"]})           # already sold: the pass is used
     assert result.next_phase == "SR1-0003" and result.report["orders"] == ["PASS"]
+
+
+def test_the_standin_file_supplied_by_a_gm_is_still_marked_as_standin() -> None:
+    state = _module().start({"data.tiles": standin_text()}, 1)
+    assert state["standin"] is True

@@ -102,7 +102,7 @@ class Pfalz1847:
         except DataError as error:
             raise GameSetupError(f"1847ae: {error}") from None
         g = engine.new_game(data, self.players)
-        state: JSON = {"variant": VARIANT, "options": dict(options), "standin": standin and "tiles" not in overrides,
+        state: JSON = {"variant": VARIANT, "options": dict(options), "standin": data.standin,
                        "overrides": overrides, "players": self.players, "history": [], "game": g}
         state["phase"] = _phase_name(g, 0)
         return state
