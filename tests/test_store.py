@@ -202,3 +202,17 @@ def test_a_lost_postgresql_connection_is_opened_again_outside_a_transaction(post
             cut()
             store.finish_inbound(db, content_hash(MAIL), "done")  # inside the transaction: lost, not repeated
     assert store.unsent_mail() == [] and [m.source for m in store.pending_inbound()] == ["pipe:1"]
+
+
+def test_an_outbox_mail_is_claimed_by_one_sender_until_its_lease_ends(database_target: Path | str) -> None:
+    one, two = Store(database_target), Store(database_target)
+    with one.transaction() as db:
+        mail = one.queue_mail(db, ("a@example.org",), b"report", "2026-11-30T10:00:00")
+    assert one.claim_outbound(mail, "2026-11-30T10:00:00", "2026-11-30T10:10:00", "a")
+    assert not two.claim_outbound(mail, "2026-11-30T10:00:01", "2026-11-30T10:10:01", "b")
+    assert two.due_mail("2026-11-30T10:00:01") == []  # claimed: not due for anyone else
+    assert two.holders("2026-11-30T10:00:01") == {"a"}
+    two.instance_stopped("a", "2026-11-30T10:00:02")  # a stopped: its claim ends at once
+    assert two.claim_outbound(mail, "2026-11-30T10:00:02", "2026-11-30T10:10:02", "b")
+    two.mark_sent(mail, "2026-11-30T10:00:03")
+    assert not one.claim_outbound(mail, "2026-11-30T11:00:00", "2026-11-30T11:10:00", "a")  # sent: never again

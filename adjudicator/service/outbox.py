@@ -162,7 +162,8 @@ async def _send_one(client: aiosmtplib.SMTP, settings: SmtpSettings, mail: Outbo
     return {recipient: f"{reply.code} {reply.message}" for recipient, reply in refused.items()}
 
 
-async def send_due(store: Store, settings: SmtpSettings, now: datetime, *, base_delay: float = 30.0) -> SendSummary:
+async def send_due(store: Store, settings: SmtpSettings, now: datetime, *, base_delay: float = 30.0,
+                   holder: str = "", lease: float = 600.0) -> SendSummary:
     """Send every mail of ``store.due_mail(now.isoformat())``, oldest first.
 
     Guarantees: one SMTP connection serves the whole batch (a broken one is
@@ -172,12 +173,15 @@ async def send_due(store: Store, settings: SmtpSettings, now: datetime, *, base_
     retry_delay(attempts + 1, base_delay)`` and an error text that names
     the server and the reason, never the password; when the server cannot
     be reached, every remaining due mail is marked failed that way.  No
-    SMTP or network failure is raised.  ``now`` must be timezone-aware (the
-    outbox compares ISO-8601 times as text: use one zone, UTC, throughout).
+    SMTP or network failure is raised.  Each mail is claimed for
+    ``holder`` (for ``lease`` seconds) right before it is handed over, so
+    of several judges sending at once only one sends it.  ``now`` must be
+    timezone-aware (the outbox compares ISO-8601 times as text: use one
+    zone, UTC, throughout).
     """
     if now.tzinfo is None or now.utcoffset() is None:
         raise ValueError("send_due needs a timezone-aware now")
-    stamp = now.isoformat()
+    stamp, until = now.isoformat(), (now + timedelta(seconds=lease)).isoformat()
     due = store.due_mail(stamp)
     sent = failed = 0
     errors: list[str] = []
@@ -197,12 +201,15 @@ async def send_due(store: Store, settings: SmtpSettings, now: datetime, *, base_
     client: aiosmtplib.SMTP | None = None
     try:
         for index, mail in enumerate(due):
+            if not store.claim_outbound(mail.id, stamp, until, holder):
+                continue  # another judge is sending it, or has sent it
             if client is None or not client.is_connected:
                 try:
                     client = await _connect(settings)
                 except _SEND_ERRORS as error:
                     client = None
-                    fail(due[index:], _error_text(settings, f"cannot connect: {_reason(error)}"))
+                    rest = [m for m in due[index + 1:] if store.claim_outbound(m.id, stamp, until, holder)]
+                    fail([mail, *rest], _error_text(settings, f"cannot connect: {_reason(error)}"))
                     break
             try:
                 refused = await _send_one(client, settings, mail)

@@ -70,15 +70,19 @@ def smtp_settings(config: Config) -> SmtpSettings:
     return SmtpSettings(smtp.host, smtp.port, smtp.tls, config.address, smtp.user or None, smtp.password or None)
 
 
-def deliver_to_maildir(store: Store, path: Any, now: datetime) -> SendSummary:
+def deliver_to_maildir(store: Store, path: Any, now: datetime, holder: str = "", lease: float = 600.0) -> SendSummary:
     """``smtp.kind = "maildir"``: write every due mail into the Maildir at
-    ``path`` and mark it sent (the judge then needs no mail server)."""
+    ``path`` and mark it sent (the judge then needs no mail server); each
+    mail is claimed first, as ``send_due`` does."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     box = mailbox.Maildir(path, create=True)
     sent = 0
-    for mail in store.due_mail(now.isoformat()):
+    stamp, until = now.isoformat(), (now + timedelta(seconds=lease)).isoformat()
+    for mail in store.due_mail(stamp):
+        if not store.claim_outbound(mail.id, stamp, until, holder):
+            continue  # another judge took it
         box.add(mailbox.MaildirMessage(mail.message))
-        store.mark_sent(mail.id, now.isoformat())
+        store.mark_sent(mail.id, stamp)
         sent += 1
     return SendSummary(sent, 0, ())
 
@@ -212,9 +216,11 @@ class Judge:
             self._sending = asyncio.Lock()
         async with self._sending:
             now = self.clock()
+            holder, lease = self.peers.instance, self.config.lease_seconds
             if self.config.smtp.kind == "maildir":
-                return deliver_to_maildir(self.store, self.config.smtp.path, now)
-            summary = await send_due(self.store, smtp_settings(self.config), now, base_delay=self.config.retry_base)
+                return deliver_to_maildir(self.store, self.config.smtp.path, now, holder, lease)
+            summary = await send_due(self.store, smtp_settings(self.config), now, base_delay=self.config.retry_base,
+                                     holder=holder, lease=lease)
         for error in summary.errors:
             log.warning("outbox: %s", error)
         return summary

@@ -207,6 +207,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (game, power)
         )""",
     ),
+    (
+        # issue 19 (and 12): an outbox row is claimed before it is handed to SMTP
+        "ALTER TABLE outbox ADD COLUMN claimed_until TEXT",
+        "ALTER TABLE outbox ADD COLUMN claimed_by TEXT",
+    ),
 )
 
 INBOUND_STATES = ("new", "done", "ignored", "failed")
@@ -529,9 +534,10 @@ class Store:
         return identity
 
     def due_mail(self, now: str) -> list[OutboundMail]:
-        """Unsent mails whose next try is due, oldest first."""
+        """Unsent mails whose next try is due and that no live claim holds, oldest first."""
         rows = self._db.execute(
-            "SELECT id FROM outbox WHERE sent_at IS NULL AND next_try <= ? ORDER BY seq", (now,)
+            "SELECT id FROM outbox WHERE sent_at IS NULL AND next_try <= ?"
+            " AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY seq", (now, now)
         ).fetchall()
         return [self.outbound(r[0]) for r in rows]
 
@@ -554,16 +560,28 @@ class Store:
             mail_id, seq, tuple(recipients.split("\n")), bytes(message), queued_at, next_try, attempts, sent_at, last_error
         )
 
-    def mark_sent(self, mail_id: str, now: str) -> None:
-        """The SMTP server accepted the mail."""
+    def claim_outbound(self, mail_id: str, now: str, until: str, holder: str = "") -> bool:
+        """Claim an unsent mail for sending until ``until``: a conditional
+        update, True only for the one process whose update changed the row
+        (a live claim of another, or the mail already sent, makes it False)."""
         with self.transaction() as db:
-            db.execute("UPDATE outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?", (now, mail_id))
+            changed = db.execute(
+                "UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE id = ? AND sent_at IS NULL"
+                " AND (claimed_until IS NULL OR claimed_until <= ?)", (until, holder, mail_id, now)).rowcount
+        return changed == 1
+
+    def mark_sent(self, mail_id: str, now: str) -> None:
+        """The SMTP server accepted the mail (its claim ends)."""
+        with self.transaction() as db:
+            db.execute("UPDATE outbox SET sent_at = ?, attempts = attempts + 1, claimed_until = NULL WHERE id = ?",
+                       (now, mail_id))
 
     def mark_failed(self, mail_id: str, next_try: str, error: str) -> None:
-        """Sending failed; try again at ``next_try``."""
+        """Sending failed; try again at ``next_try`` (its claim ends)."""
         with self.transaction() as db:
             db.execute(
-                "UPDATE outbox SET attempts = attempts + 1, next_try = ?, last_error = ? WHERE id = ?",
+                "UPDATE outbox SET attempts = attempts + 1, next_try = ?, last_error = ?, claimed_until = NULL"
+                " WHERE id = ?",
                 (next_try, error, mail_id),
             )
 
@@ -897,13 +915,15 @@ class Store:
         with self.transaction() as db:
             db.execute("UPDATE instances SET stopped_at = ?, seen_at = ? WHERE id = ?", (now, now, instance))
             db.execute("UPDATE inbound SET claimed_until = NULL WHERE claimed_by = ? AND state = 'new'", (instance,))
+            db.execute("UPDATE outbox SET claimed_until = NULL WHERE claimed_by = ? AND sent_at IS NULL", (instance,))
             db.execute("UPDATE leases SET until = '' WHERE holder = ?", (instance,))
 
     def holders(self, now: str) -> set[str]:
         """The instances that hold a live claim of a mail or a live lease at ``now``."""
         rows = self._db.execute(
             "SELECT claimed_by FROM inbound WHERE state = 'new' AND claimed_until > ?"
-            " UNION SELECT holder FROM leases WHERE until > ?", (now, now))
+            " UNION SELECT claimed_by FROM outbox WHERE sent_at IS NULL AND claimed_until > ?"
+            " UNION SELECT holder FROM leases WHERE until > ?", (now, now, now))
         return {str(row[0]) for row in rows if row[0]}
 
     def instances(self) -> list[tuple[str, str, int, str, str, str | None]]:
