@@ -25,6 +25,7 @@ from adjudicator.games.pfalz1847.data import game_data  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--steady", action="store_true", help="bots that buy, build, run and pay (bank breaks)")
     args = parser.parse_args()
     data = game_data(standin=True)
     ends: Counter[str] = Counter()
@@ -32,7 +33,7 @@ def main() -> None:
     slowest = 0.0
     started = time.perf_counter()
     for seed in range(args.games):
-        g, steps = bots.random_game(data, seed, 3 + seed % 3)
+        g, steps = bots.random_game(data, seed, 3 + seed % 3, steady=args.steady)
         ends[g["result"].get("why", "unfinished")] += 1
         orders += steps
         for cid in g["trains"]:

@@ -72,6 +72,6 @@ def quick_bot_order(data: GameData, g: dict[str, Any], rng: random.Random) -> An
     return bots.random_order(data, g, rng)
 
 
-def random_game(seed: int, players: int, max_steps: int = 5000) -> tuple[dict[str, Any], int]:
+def random_game(seed: int, players: int, max_steps: int = 5000, steady: bool = False) -> tuple[dict[str, Any], int]:
     """A seeded bots' game on the stand-in data, money checked after every order."""
-    return bots.random_game(DATA, seed, players, max_steps)
+    return bots.random_game(DATA, seed, players, max_steps, steady)
