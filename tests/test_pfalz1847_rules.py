@@ -556,3 +556,20 @@ def test_ruling_31_counting_stops() -> None:
     assert routes.fits(b, plain, [city, town, cities[2]]) and not routes.fits(b, plain, cities[:3] + [town])
     assert routes.fits(b, express, cities[:4] + towns[:4])
     assert routes.value(b, express, [city, town], 0) == 30               # towns pay nothing
+
+
+def test_ruling_32_operating_rounds_fixed_per_set() -> None:
+    t = example("OR2")
+    g = copy.deepcopy(t.g)
+    g["phase"] = "3+3"
+    g["depot"].update({"3": 0, "3+3": 0})
+    g["cash"]["L"] += 1000
+    g["bank"] -= 1000
+    t = Table(g=g)
+    assert t.g["round"]["ors"] == 1
+    t.script([("S1", "PASS"), ("S1", "PASS"), ("S1", "DIVIDEND"), ("S1", "BUY TRAIN 4")])
+    assert t.g["phase"] == "4"
+    t.do("S1", "PASS")
+    assert t.g["round"]["kind"] == "SR"                              # still one OR in this set
+    t.script([("S2", "PASS"), ("S3", "PASS"), ("S4", "PASS"), ("S1", "PASS")])
+    assert t.g["round"]["kind"] == "OR" and t.g["round"]["ors"] == 2  # phase 4: two
