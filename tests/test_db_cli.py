@@ -95,6 +95,8 @@ def test_status_shows_instances_claims_queues_and_deadlines(tmp_path: Path, data
     table.judge.take_in()
     waiting = table.store.claimable_inbound("2099-01-01T00:00:00+00:00")
     table.store.claim_inbound_lease(waiting[0], "hostA:4711:1", "2026-12-01T10:00:00+00:00", "2099-01-01T00:00:00+00:00")
+    sending = table.store.unsent_mail()[0].id
+    assert table.store.claim_outbound(sending, "2026-12-01T10:00:00+00:00", "2099-01-01T00:00:00+00:00", "hostA:4711:1")
     target = str(table.store.target)
     status, out, _ = run(tmp_path, target, "db", "status", "--json")
     assert status == 0
@@ -102,7 +104,7 @@ def test_status_shows_instances_claims_queues_and_deadlines(tmp_path: Path, data
     assert data["backend"] == table.store.backend and data["schema"] == len(MIGRATIONS)
     assert "hostA:4711:1" in [i["id"] for i in data["instances"]]  # with the judge's own instance
     assert [c["holder"] for c in data["claims"]] == ["hostA:4711:1"] and data["inbound"]["new"] == 1
-    assert data["oldest_unhandled"] is not None
+    assert data["oldest_unhandled"] is not None and [c["mail"] for c in data["sending"]] == [sending[:16]]
     assert data["outbox"]["unsent"] == len(table.store.unsent_mail()) > 0
     assert data["next_deadlines"] == [{"game": "spiel1", "phase": "S1901M", "deadline": FIRST_DEADLINE.isoformat()}]
     status, out, _ = run(tmp_path, target, "db", "status")

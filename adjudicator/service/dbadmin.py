@@ -60,6 +60,8 @@ def status(store: Store, now: datetime) -> dict[str, Any]:
         ],
         "claims": [{"mail": mail[:16], "holder": holder, "until": until}
                    for mail, holder, until in store.claimed_inbound(stamp)],
+        "sending": [{"mail": mail[:16], "holder": holder, "until": until}
+                    for mail, holder, until in store.claimed_outbound(stamp)],
         "leases": [{"name": name, "holder": holder, "until": until, "mark": mark}
                    for name, holder, until, mark in store.leases() if until > stamp],
         "inbound": store.inbound_counts(),
@@ -80,6 +82,8 @@ def _print_status(data: dict[str, Any], stdout: TextIO) -> None:
     print(f"claims:    {len(data['claims'])} mails being handled", file=stdout)
     for claim in data["claims"]:
         print(f"  mail {claim['mail']} by {claim['holder']} until {claim['until']}", file=stdout)
+    for claim in data["sending"]:
+        print(f"  outgoing mail {claim['mail']} being sent by {claim['holder']} until {claim['until']}", file=stdout)
     for lease in data["leases"]:
         print(f"  lease {lease['name']} by {lease['holder']} until {lease['until']}", file=stdout)
     counts = data["inbound"]

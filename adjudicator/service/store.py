@@ -940,6 +940,14 @@ class Store:
         )
         return [(str(i), str(h), str(u)) for i, h, u in rows]
 
+    def claimed_outbound(self, now: str) -> list[tuple[str, str, str]]:
+        """Outbox mails a live claim holds (being sent), as (id, holder, until)."""
+        rows = self._db.execute(
+            "SELECT id, claimed_by, claimed_until FROM outbox WHERE sent_at IS NULL AND claimed_until > ? ORDER BY seq",
+            (now,),
+        )
+        return [(str(i), str(h or ""), str(u)) for i, h, u in rows]
+
     def inbound_counts(self) -> dict[str, int]:
         """How many stored mails are in each state."""
         rows = self._db.execute("SELECT state, COUNT(*) FROM inbound GROUP BY state")
