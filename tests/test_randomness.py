@@ -41,3 +41,14 @@ def test_every_face_of_a_die_comes_up_and_choices_are_distinct() -> None:
 
 def test_the_published_digest_is_sha256_of_the_seed() -> None:
     assert seed_digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+
+def test_check_events_finds_a_forged_result_a_reused_and_a_hidden_counter() -> None:
+    from adjudicator.games.randomness import check_events
+
+    events = [roll("k", n, 6, f"W6 {n}") for n in range(4)]
+    assert check_events("k", events) == ()
+    forged = [*events[:2], replace(events[2], result=(events[2].result[0] % 6 + 1,)), events[3]]
+    assert check_events("k", forged, where=["a", "b", "c", "d"])[0].startswith("c: #2 W6 2: published")
+    assert check_events("k", [*events, events[1]])[-1].startswith("event 5: #1 was drawn before")
+    assert check_events("k", [events[0], events[2]]) == ("counters never published: #1",)

@@ -3,7 +3,6 @@ each with position, orders and expected outcome (docs/rulings.md)."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from adjudicator.games.diplomacy.contract import CaseError, run_case
 from adjudicator.games.diplomacy.core.mapdata import load_map
 from adjudicator.games.diplomacy.core.model import Confession
+from adjudicator.games.randomness import recompute
 from adjudicator.games.diplomacy.variants.religion import change_confession, random_confessions, transition_years
 
 JK = load_map("30jk")
@@ -389,10 +389,13 @@ def test_r34_draw_after_three_building_years_without_a_change_of_owner() -> None
 
 def test_r35_random_start_confessions_from_a_seed() -> None:
     powers = list(JK.powers)
-    first = random_confessions(powers, random.Random(7))
-    assert first == random_confessions(powers, random.Random(7))
+    first, events = random_confessions(powers, "7")
+    assert (first, events) == random_confessions(powers, "7")
+    # every try is a verifiable event: the seed gives it again, the last try is the draw
+    assert all(recompute("7", e) == e for e in events) and [e.counter for e in events] == list(range(len(events)))
+    assert {p: ("catholic", "protestant")[v - 1] for p, v in zip(powers, events[-1].result)} == first
     for seed in range(50):
-        drawn = list(random_confessions(powers, random.Random(seed)).values())
+        drawn = list(random_confessions(powers, str(seed))[0].values())
         assert drawn.count("catholic") >= 3 and drawn.count("protestant") >= 3
     output = play("1618M", {}, options={"confessions": "random", "seed": 7})
     assert {p: c["state"] for p, c in output["confessions"].items()} == first

@@ -349,3 +349,58 @@ def test_the_gm_acts_for_a_seat_and_the_game_goes_on_at_once(table: DiceTable) -
     table.start()
     out = table.send(GM, "GAMEMASTER dice gm-secret", "GM ORDERS Red", "TAKE 2")
     assert table.game()["phase"] == "R1.2" and out.one("turn", address("Green"))
+
+
+# --- (e) verifiable randomness --------------------------------------------------
+
+
+def test_the_start_mail_publishes_the_seeds_hash_and_the_end_the_seed(table: DiceTable) -> None:
+    from adjudicator.games.randomness import seed_digest
+
+    out = table.start(rounds=1)
+    start = out.one("start", address("Red")).text
+    assert seed_digest(7) in start and "The random seed was" not in start
+    table.act("Red", "ROLL")
+    table.act("Green", "ROLL")
+    table.act("Blue", "TAKE 1")
+    for power in SEATS:
+        out = table.act(power, "NO")
+    end = out.one("report", address("Red"))
+    assert f"The random seed was 7 (SHA-256 {seed_digest(7)})" in end.text
+    assert b"dice-random.json" in end.raw
+
+
+def test_random_powers_are_a_verifiable_draw_of_the_judge(tmp_path: Path) -> None:
+    from adjudicator.games.randomness import judge_key, shuffle
+    from adjudicator.service.verify import problems
+    from tests.test_service_commands import POWERS
+
+    table = Table(tmp_path)
+    create_game(table.store, table.config, "zufall", "standard", {"language": "en"}, table.now, seed=11,
+                settings={"random": True})
+    for number in range(7):
+        table.deliver(f"p{number}@players.test", f"SIGNON ANY zufall pw{number}")
+    out = table.poll()
+    game = table.store.game("zufall")
+    assert game is not None and game.status == "active"
+    draw = shuffle(judge_key(11), 0, list(POWERS), "random powers")
+    seats = {p.power: p.address for p in table.store.players("zufall")}
+    # the applicants in order of arrival get the powers in the drawn order
+    assert [seats[power] for power in draw.result] == [f"p{n}@players.test" for n in range(7)]
+    assert "random powers: " + ", ".join(draw.result) + " (#0)" in out.one("start", "p0@players.test").text
+    assert problems(table.store, game) == ()
+
+
+def test_30jk_random_confessions_are_named_in_the_start_mail_and_verified(tmp_path: Path) -> None:
+    from adjudicator.service.verify import problems
+
+    table = Table(tmp_path)
+    create_game(table.store, table.config, "jk", "30jk", {"language": "en", "confessions": "random"}, table.now,
+                seed=5)
+    game = table.store.game("jk")
+    assert game is not None and game.settings["opening_events"]
+    assert problems(table.store, game) == ()
+    last = game.settings["opening_events"][-1]["event"]
+    powers = registry.game_module("30jk").powers()
+    drawn = {p: ("catholic", "protestant")[v - 1] for p, v in zip(powers, last["result"])}
+    assert drawn == {p: c["state"] for p, c in game.state["confessions"].items()}

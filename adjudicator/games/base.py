@@ -316,6 +316,13 @@ class GameModule(Protocol):
         ``STATUS`` answer; never anything secret."""
         ...  # pragma: no cover
 
+    def opening_events(self, state: JSON) -> tuple[JSON, ...]:
+        """The random events ``start`` drew (``RandomEvent.to_json()``
+        records: a shuffled deck, random start positions), in counter
+        order; the judge lists them in the start mail and keeps them for
+        ``adjudicator verify``.  Empty when ``start`` draws nothing."""
+        ...  # pragma: no cover
+
 
 class SimultaneousPhases:
     """The turn methods of a game whose phases are all simultaneous, and
@@ -347,4 +354,8 @@ class SimultaneousPhases:
 
     def status_lines(self, state: JSON, language: str) -> tuple[str, ...]:
         """Nothing beyond the standings the judge lists itself."""
+        return ()
+
+    def opening_events(self, state: JSON) -> tuple[JSON, ...]:
+        """None: ``start`` draws nothing."""
         return ()

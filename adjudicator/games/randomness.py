@@ -1,14 +1,22 @@
 """Verifiable randomness: every die roll and shuffle of a game, derived
 from the game's secret seed and a counter.
 
-A game's seed is a secret string (the service makes it, keeps it, and
-publishes its SHA-256 in the start mail and the seed itself when the game
-ends).  Event number ``counter`` of a game is computed from
-HMAC-SHA256(seed, "<counter>:<kind>:<parameters>") alone, so anyone with the
-seed and the published events can recompute each one (``verify``).  Game
-modules are pure: they keep the seed and the next counter in their state,
-call ``roll``/``shuffle``/``choose`` and put the returned ``RandomEvent``
-records (as ``event.to_json()``) under the report key ``random_events``.
+A game's seed is a secret whole number the judge draws at creation (128
+bits); its text ``seed_text(seed)`` (the decimal digits) is the HMAC key.
+The judge publishes ``seed_digest`` (the SHA-256 of that text) in the
+start mail and the seed itself when the game ends.  Event number
+``counter`` is computed from HMAC-SHA256(key, "<counter>:<kind>:<parameters>#<block>")
+alone, so anyone with the seed and the published events can recompute
+each one (``recompute``, ``check_events``; ``adjudicator verify GAME``).
+
+Game modules are pure: ``start(options, seed)`` keeps ``seed_text(seed)``
+and the next counter (from 0) in the state; each random event is
+``roll``/``shuffle``/``choose`` with the next counter, and its record
+(``event.to_json()``) goes into the phase's report under ``random_events``
+(events drawn by ``start`` itself: ``opening_events``).  Counters are
+never reused, so taking an action back and resolving it again draws the
+same numbers: an UNDO or a rollback cannot re-roll a die.  The judge's
+own draws (random powers) use the key ``judge_key(seed)``.
 """
 
 from __future__ import annotations
@@ -21,9 +29,19 @@ from typing import Any, Sequence
 REPORT_KEY = "random_events"
 
 
-def seed_digest(seed: str) -> str:
-    """The SHA-256 of a seed (hex), as published in the start mail."""
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+def seed_text(seed: int | str) -> str:
+    """The HMAC key of a game's seed: its decimal digits."""
+    return str(seed)
+
+
+def judge_key(seed: int | str) -> str:
+    """The key of the judge's own draws (random powers) in a game."""
+    return f"{seed_text(seed)}/judge"
+
+
+def seed_digest(seed: int | str) -> str:
+    """The SHA-256 of a seed's text (hex), as published in the start mail."""
+    return hashlib.sha256(seed_text(seed).encode("utf-8")).hexdigest()
 
 
 def _stream(seed: str, label: str) -> Any:
@@ -108,3 +126,29 @@ def recompute(seed: str, event: RandomEvent) -> RandomEvent:
     if event.kind == "choice":
         return choose(seed, event.counter, event.items, event.label, event.count)
     raise ValueError(f"unknown kind of random event {event.kind!r}")
+
+
+def check_events(key: str, events: Sequence[RandomEvent], *, where: Sequence[str] = ()) -> tuple[str, ...]:
+    """What is wrong with a game's published events drawn with ``key``
+    (empty: every one is genuine): an event the key does not give, a
+    counter used twice, a counter missing between 0 and the highest.
+    ``where`` names each event's place (a phase) for the messages."""
+    problems = []
+    seen: dict[int, str] = {}
+    for index, event in enumerate(events):
+        place = where[index] if index < len(where) else f"event {index + 1}"
+        try:
+            genuine = recompute(key, event)
+        except ValueError as error:
+            problems.append(f"{place}: {error}")
+            continue
+        if genuine.result != event.result:
+            problems.append(f"{place}: #{event.counter} {event.label}: published {list(event.result)}, "
+                            f"the seed gives {list(genuine.result)}")
+        if event.counter in seen:
+            problems.append(f"{place}: #{event.counter} was drawn before (in {seen[event.counter]})")
+        seen[event.counter] = place
+    missing = sorted(set(range(max(seen, default=-1) + 1)) - set(seen))
+    if missing:
+        problems.append("counters never published: " + ", ".join(f"#{n}" for n in missing))
+    return tuple(problems)

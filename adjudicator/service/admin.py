@@ -228,6 +228,44 @@ def command_demo(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr
     return 0 if phases and phases[-1] == script.last_phase else 1
 
 
+def command_verify(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Recompute every random event of a game from its seed: from the
+    database (``GAME``) or from the file a game's last mail carries
+    (``--file``); 0 when every event is genuine, 1 otherwise."""
+    from adjudicator.service import verify
+
+    if args.file:
+        try:
+            document = json.loads(Path(args.file).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            print(f"adjudicator verify: {args.file}: {error}", file=stderr)
+            return 1
+        problems, count, digest = verify.document_problems(document), len(document.get("events", [])), \
+            str(document.get("sha256", ""))
+    else:
+        if not args.game:
+            print("adjudicator verify: name a game or --file", file=stderr)
+            return 2
+        store = open_store(args, stderr)
+        if store is None:
+            return EX_TEMPFAIL
+        try:
+            game = store.game(args.game)
+            if game is None:
+                print(f"adjudicator verify: no game called {args.game!r}", file=stderr)
+                return 1
+            problems, count = verify.problems(store, game), len(verify.events_of(store, game))
+            digest = verify.events_document(store, game)["sha256"]
+        finally:
+            store.close()
+    print(f"seed SHA-256: {digest}", file=stdout)
+    for problem in problems:
+        print(f"WRONG: {problem}", file=stdout)
+    print(f"{count} random events checked: " + ("all genuine" if not problems else f"{len(problems)} problem(s)"),
+          file=stdout)
+    return 0 if not problems else 1
+
+
 def add_commands(commands: Any) -> None:
     """Register the operator commands on the ``adjudicator`` argument parser."""
     serve = commands.add_parser("serve", help="run the judge (poll mail, deadlines, send mail)")
@@ -254,6 +292,10 @@ def add_commands(commands: Any) -> None:
     show = game.add_parser("show", help="phase, deadline and who has orders in (never the orders)")
     show.add_argument("name", metavar="NAME")
     show.set_defaults(handler=command_game_show)
+    checking = commands.add_parser("verify", help="recompute every die roll and shuffle of a game from its seed")
+    checking.add_argument("game", metavar="GAME", nargs="?")
+    checking.add_argument("--file", metavar="FILE", help="the <game>-random.json of a game's last mail instead")
+    checking.set_defaults(handler=command_verify)
     outbox = commands.add_parser("outbox", help="pending and failed outgoing mail")
     outbox.add_argument("--json", action="store_true", help="print a JSON list instead of lines")
     outbox.set_defaults(handler=command_outbox)

@@ -378,7 +378,10 @@ def _option(context: GmContext, tree: Tree[Any]) -> str:
         state = module.start(options, int(game.settings.get("seed", 0)))
     except GameSetupError as error:
         raise GmRefused(str(error)) from None
-    _save(context, replace(game, options=dict(state.get("options", options)), state=state))
+    from adjudicator.service.verify import OPENING, opening_events_of
+
+    _save(context, replace(game, options=dict(state.get("options", options)), state=state,
+                           settings={**game.settings, OPENING: opening_events_of(game.variant, state)}))
     context.lines.append(context.texts("gm_done", what=f"{key} = {value}"))
     return f"{key} = {value}"
 

@@ -19,7 +19,7 @@ from adjudicator.games.base import GameModule
 from adjudicator.service.notify import queue_notice
 from adjudicator.service.render import Texts
 from adjudicator.service.store import Connection, GameRecord, PhaseRecord, Store, Submission
-from adjudicator.service.turnplay import GM_SEAT, TURN_KEY, action_lines, tell, turn_now
+from adjudicator.service.turnplay import GM_SEAT, TURN_KEY, optional_lines, tell, turn_now
 
 _HOURS = re.compile(r"^(\d{1,3})\s*h$", re.IGNORECASE)
 STATUS_ACTIONS = 3
@@ -108,7 +108,7 @@ def status(store: Store, game: GameRecord, module: GameModule, power: str, texts
     acting = turn.seats if turn is not None else module.must_act(game.state) if game.status == "active" else ()
     if acting:
         lines.append(texts("status_acting", powers=", ".join(module.power_name(p, game.language) for p in acting)))
-    lines.extend(module.status_lines(game.state, game.language))
+    lines.extend(optional_lines(module, "status_lines", game.state, game.language))
     standings = module.standings(game.state)
     lines.extend(texts("status_score", power=module.power_name(p, game.language), score=standings.get(p, 0))
                  for p in module.powers())
@@ -123,7 +123,7 @@ def status(store: Store, game: GameRecord, module: GameModule, power: str, texts
     if recent:
         lines.append(texts("status_last"))
         for entry in recent:
-            lines.extend(action_lines(module, entry.phase, entry.report, texts))
+            lines.extend(entry.report_text.rstrip("\n").splitlines())
     return lines
 
 

@@ -24,6 +24,7 @@ from adjudicator.config import Config
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, TurnPhase
 from adjudicator.games.randomness import REPORT_KEY, RandomEvent
+from adjudicator.service.verify import end_lines, event_line, events_attachment
 from adjudicator.service.notify import queue
 from adjudicator.service.pictures import report_images
 from adjudicator.service.render import Texts, render
@@ -181,7 +182,7 @@ def _resolve_one(
     """Resolve the current turn phase of ``game``; returns whether it was
     resolved and whether it completed a round."""
     from adjudicator.service.turns import (
-        ACTIVE, FINISHED, count_missed_turns, deadline_after, outcome_of, texts_for,
+        ACTIVE, FINISHED, count_missed_turns, deadline_after, outcome_of, render_report, texts_for,
     )
 
     chosen = turn_orders(store, game, module, turn, at_deadline)
@@ -203,7 +204,11 @@ def _resolve_one(
         "late": list(chosen.late), "queued": list(chosen.queued), "disorder": disorder,
     }}
     texts = texts_for(game)
-    text = "\n".join(action_lines(module, game.phase, report, texts)) + "\n"
+    own = list(optional_lines(module, "report_lines", report, texts.language))
+    if not own and module.report_template:  # a module without report_lines: its report template, in short
+        rendered, _ = render_report(config, following, module, report, list(chosen.late), game.phase)
+        own = [line for line in rendered.splitlines() if line.strip() and not line.startswith("::")]
+    text = "\n".join(action_lines(module, game.phase, report, texts, own)) + "\n"
     if not store.add_phase(db, PhaseRecord(game.name, game.phase, game.state, chosen.orders, report, text, trigger,
                                            now.isoformat())):
         return False, False
@@ -242,23 +247,28 @@ def drop_unusable_queue(store: Store, db: Connection, game: GameRecord, module: 
 # --- what the players read ---------------------------------------------------------
 
 
-def event_line(event: RandomEvent) -> str:
-    """A random event as reports name it: ``R1.2 Red W6: 4 (#0)``."""
-    result = ", ".join(str(value) for value in event.result)
-    return f"{event.label or event.kind}: {result} (#{event.counter})"
-
-
 def random_lines(report: dict[str, Any]) -> list[str]:
     """Every random event of a report, one line each (``event_line``)."""
     return [event_line(RandomEvent.from_json(entry)) for entry in report.get(REPORT_KEY, ())]
 
 
-def action_lines(module: GameModule, phase: str, report: dict[str, Any], texts: Texts) -> list[str]:
-    """One resolved turn phase as a digest lists it: the phase name, the
-    module's lines, the random events and the seats whose default or
-    queued order was used."""
+def optional_lines(module: GameModule, method: str, *args: Any) -> tuple[str, ...]:
+    """The lines of an optional text method (``report_lines``,
+    ``status_lines``) of a module written before it existed: none."""
+    found = getattr(module, method, None)
+    return tuple(found(*args)) if callable(found) else ()
+
+
+def action_lines(module: GameModule, phase: str, report: dict[str, Any], texts: Texts,
+                 own: Sequence[str] | None = None) -> list[str]:
+    """One resolved turn phase as a digest lists it (and as its history
+    entry keeps it): the phase name, the module's lines (``own``, else its
+    ``report_lines``), the random events and the seats whose default was
+    used."""
     lines = [f"{phase}:"]
-    lines.extend(f"  {line}" for line in module.report_lines(report, texts.language))
+    if own is None:
+        own = optional_lines(module, "report_lines", report, texts.language)
+    lines.extend(f"  {line}" for line in own)
     for line in random_lines(report):
         lines.append("  " + texts("turn_random", event=line))
     data = report.get(TURN_KEY, {})
@@ -319,7 +329,7 @@ def _head(config: Config, game: GameRecord, kind: str, power: str, texts: Texts)
 
 
 def _position(game: GameRecord, module: GameModule, power: str, texts: Texts) -> list[str]:
-    lines = [f"  {line}" for line in module.status_lines(game.state, texts.language)]
+    lines = [f"  {line}" for line in optional_lines(module, "status_lines", game.state, texts.language)]
     if power and game.status == "active":
         lines.extend(f"  {line}" for line in module.private_lines(game.state, power, texts.language))
     return lines
@@ -346,7 +356,7 @@ def your_turn(store: Store, db: Connection, config: Config, game: GameRecord, mo
         head=_head(config, game, "turn", player.power, texts), turn_line=f"{game.phase} {turn.kind}",
         game=game, you=name, kind=turn.kind, others=[module.power_name(s, game.language) for s in turn.seats
                                                      if s != player.power],
-        actions_since=[line for entry in unseen for line in action_lines(module, entry.phase, entry.report, texts)],
+        actions_since=[line for entry in unseen for line in entry.report_text.rstrip("\n").splitlines()],
         position=_position(game, module, player.power, texts),
         actions=list(module.actions_now(game.state, player.power, game.language)), default=default,
         rejected=[texts("turn_queue_rejected", order=order, reason=reason) for order, reason in rejected],
@@ -393,7 +403,7 @@ def send_digest(store: Store, db: Connection, config: Config, game: GameRecord, 
     body = render(
         "turn_digest.txt.j2", texts, lambda p: module.power_name(p, game.language),
         head=_head(config, game, "digest", power, texts), game=game, first=unseen[0].phase, last=unseen[-1].phase,
-        actions=[line for entry in unseen for line in action_lines(module, entry.phase, entry.report, texts)],
+        actions=[line for entry in unseen for line in entry.report_text.rstrip("\n").splitlines()],
         position=_position(game, module, power, texts),
         acting=[module.power_name(s, game.language) for s in (turn.seats if turn else ())], outcome=game.outcome,
         end_lines=[],
@@ -412,6 +422,7 @@ def _final_mails(store: Store, db: Connection, config: Config, game: GameRecord,
     from adjudicator.service.turns import texts_for
 
     texts = texts_for(game)
+    attachment = events_attachment(store, game)
     targets = [(p.power, p.address) for p in store.players(game.name) if p.status == "playing" and p.address]
     if game.gm:
         targets.append((GM_SEAT, game.gm))
@@ -423,19 +434,14 @@ def _final_mails(store: Store, db: Connection, config: Config, game: GameRecord,
             "turn_digest.txt.j2", texts, lambda p: module.power_name(p, game.language),
             head=_head(config, game, "report", power, texts) + [":: Next-Phase: -"], game=game,
             first=unseen[0].phase if unseen else game.phase, last=unseen[-1].phase if unseen else game.phase,
-            actions=[line for entry in unseen for line in action_lines(module, entry.phase, entry.report, texts)],
+            actions=[line for entry in unseen for line in entry.report_text.rstrip("\n").splitlines()],
             position=_position(game, module, "", texts), acting=[], outcome=game.outcome,
             end_lines=end_lines(game, texts),
         )
         queue(store, db, config, address, texts("turn_end_subject", game=game.name), body, now,
-              attachments=board_now(game, module, texts))
+              attachments=[*board_now(game, module, texts), attachment])
         if unseen:
             store.save_turn_seat(db, replace(seat, seen_seq=unseen[-1].seq, digest_at=now.isoformat()))
-
-
-def end_lines(game: GameRecord, texts: Texts) -> list[str]:
-    """What the end of a game publishes besides the outcome (the seed)."""
-    return []
 
 
 def flush_digests(store: Store, config: Config, now: datetime) -> int:

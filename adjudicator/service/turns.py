@@ -11,7 +11,6 @@ turns a stored order late.
 
 from __future__ import annotations
 
-import random
 from html import escape
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
@@ -22,9 +21,13 @@ from adjudicator.config import Config
 from adjudicator.service.pictures import report_images
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, Resolution
+from adjudicator.games.randomness import REPORT_KEY, RandomEvent, judge_key, shuffle
 from adjudicator.mail.compose import Attachment
 from adjudicator.service.notify import queue, queue_notice, queue_to_all
 from adjudicator.service.render import Texts, render
+from adjudicator.service.verify import (
+    OPENING, end_lines, event_line, events_attachment, new_seed, opening_events_of, start_lines,
+)
 from adjudicator.service.store import Connection, GameRecord, PhaseRecord, PlayerRecord, Store, Submission
 
 FORMING, ACTIVE, FINISHED = "forming", "active", "finished"
@@ -74,13 +77,14 @@ def create_game(
     language = str(own.get("language", config.language))
     if language not in ("de", "en"):
         raise GameError(f"option language: expected de or en, got {language!r}")
-    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    seed = new_seed() if seed is None else seed
     state = module.start(rules_options, seed)
     record = GameRecord(
         name, module.variant, dict(state.get("options", rules_options)), language,
         str(own.get("time_zone", config.time_zone)), gm, FORMING, module.phase(state), state, None, deadlines, "",
         now.isoformat(), {**(settings or {}), "seed": seed,
                           **({"reminder_by_kind": reminders} if reminders else {}),
+                          OPENING: opening_events_of(module.variant, state),
                           **({"digest": own["digest"]} if "digest" in own else {})},
     )
     if db is not None:
@@ -152,9 +156,12 @@ def start_game(store: Store, db: Connection, config: Config, game: GameRecord, n
     module = game_module(game.variant)
     open_seats = [p for p in store.players(game.name) if p.status == "open"]
     waiting = store.applicants(game.name)
-    if waiting:
-        rng = random.Random(int(game.settings.get("seed", 0)))
-        rng.shuffle(open_seats)
+    if waiting:  # the judge's own draw, verifiable like the game's
+        draw = shuffle(judge_key(game.settings.get("seed", 0)), 0, [seat.power for seat in open_seats],
+                       "random powers")
+        open_seats = [next(s for s in open_seats if s.power == power) for power in draw.result]
+        game = replace(game, settings={**game.settings,
+                                       OPENING: [*game.settings.get(OPENING, []), {"key": "judge", "event": draw.to_json()}]})
         for seat, (address, password_hash) in zip(open_seats, waiting):
             store.update_player(db, replace(seat, address=address, password_hash=password_hash, status="playing",
                                             joined_at=now.isoformat()))
@@ -173,6 +180,7 @@ def start_game(store: Store, db: Connection, config: Config, game: GameRecord, n
                 judge=config.address, game=started, you=player.power, players=store.players(game.name),
                 must_act=module.must_act(started.state),
                 private=module.private_lines(started.state, player.power, started.language),
+                random_lines=start_lines(started, texts),
             )
             queue(store, db, config, player.address, texts("start_subject", game=game.name), text, now)
     if module.turn(started.state) is not None:
@@ -322,6 +330,9 @@ def resolve_phase(
                            texts=texts_for(game))
     text, html = render_report(config, following, module, resolution.report, late, game.phase, changes, disorder,
                                images)
+    text = with_random_lines(texts_for(game), text, resolution.report, following, finished)
+    if finished:
+        images = (*images, events_attachment(store, following))
     if not store.add_phase(
         db, PhaseRecord(game.name, phase, game.state, orders, resolution.report, text, trigger, now.isoformat())
     ):
@@ -421,9 +432,20 @@ def end_by_agreement(
     store.log(db, game.name, now.isoformat(), "ended", outcome)
     texts = texts_for(game)
     text = render("game_end.txt.j2", texts, str, judge=config.address, game=ended)
+    text = text.rstrip("\n") + "\n\n" + "\n".join(end_lines(ended, texts)) + "\n"
+    attachment = events_attachment(store, ended)
     for address in recipients(store, ended):
-        queue(store, db, config, address, texts("end_subject", game=game.name), text, now)
+        queue(store, db, config, address, texts("end_subject", game=game.name), text, now, attachments=[attachment])
     return ended
+
+
+def with_random_lines(texts: Texts, text: str, report: dict[str, Any], game: GameRecord, finished: bool) -> str:
+    """A report's text with its random events named (``W20: 14``) and, at
+    the end of the game, the seed published."""
+    lines = [texts("turn_random", event=event_line(RandomEvent.from_json(e))) for e in report.get(REPORT_KEY, ())]
+    if finished:
+        lines.extend(end_lines(game, texts))
+    return text if not lines else text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
 
 
 def due_games(store: Store, now: datetime) -> list[GameRecord]:

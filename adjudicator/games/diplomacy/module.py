@@ -83,7 +83,7 @@ class DiplomacyGame(SimultaneousPhases):
         rules = rules_for(self.game_map)
         chosen = dict(options)
         if chosen.get("confessions") == "random":
-            chosen.setdefault("seed", seed)
+            chosen["seed"] = seed  # the game's own seed, so that the draw can be verified
         problem = rules.option_problem(chosen)
         if problem is not None:
             raise GameSetupError(problem)
@@ -172,6 +172,18 @@ class DiplomacyGame(SimultaneousPhases):
 
         return draw(state, report, power_name=lambda p: self.power_name(p, language),
                     words=legend_words(texts), title=f"{game_name} \u2013 {self.game_map.title}")
+
+    def opening_events(self, state: JSON) -> tuple[JSON, ...]:
+        """30JK with ``confessions = random``: every try of the confession
+        draw (``religion.random_confessions``); nothing otherwise."""
+        options = state.get("options", {})
+        if options.get("confessions") != "random":
+            return ()
+        from adjudicator.games.diplomacy.variants.religion import random_confessions
+        from adjudicator.games.randomness import seed_text
+
+        _, events = random_confessions(list(self.game_map.powers), seed_text(options.get("seed", 0)))
+        return tuple(event.to_json() for event in events)
 
     def position_edits(self) -> "PositionEdits":
         """The GM's edits of units, centres and confessions."""

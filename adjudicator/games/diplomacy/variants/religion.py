@@ -7,11 +7,11 @@ how transitions end.  The 30JK rules hooks call them at the right moments.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Iterable, Mapping, Sequence
 
 from adjudicator.games.diplomacy.core.model import Confession, Unit, UnitEvent
+from adjudicator.games.randomness import RandomEvent, roll
 
 CONFESSIONS = ("catholic", "protestant")
 
@@ -104,13 +104,20 @@ def religious_warfare(
     return tuple(events)
 
 
-def random_confessions(powers: Sequence[str], rng: random.Random, minimum: int = 3) -> dict[str, str]:
+def random_confessions(powers: Sequence[str], key: str, minimum: int = 3) -> tuple[dict[str, str], list[RandomEvent]]:
     """Section 11's random start: each power gets a confession at random,
-    every confession at least ``minimum`` times; the draw depends only on
-    ``rng`` (seed it for a reproducible game)."""
+    every confession at least ``minimum`` times.  Each try is one roll of
+    a die per power (one side per confession, powers in ``powers``' order)
+    from the game's seed text ``key`` with counters 0, 1, ...; a try
+    without every confession ``minimum`` times is drawn again.  Returns
+    the draw and every try as a verifiable event."""
     if len(powers) < minimum * len(CONFESSIONS):
         raise ValueError(f"{len(powers)} powers cannot hold each confession {minimum} times")
+    events: list[RandomEvent] = []
     while True:
-        drawn = {power: rng.choice(CONFESSIONS) for power in powers}
+        event = roll(key, len(events), len(CONFESSIONS), f"30JK confessions, try {len(events) + 1}",
+                     count=len(powers))
+        events.append(event)
+        drawn = {power: CONFESSIONS[value - 1] for power, value in zip(powers, event.result)}
         if all(list(drawn.values()).count(c) >= minimum for c in CONFESSIONS):
-            return drawn
+            return drawn, events

@@ -12,7 +12,6 @@ confessions follow section 11's options (R35).
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Mapping
@@ -23,6 +22,7 @@ from adjudicator.games.diplomacy.core.mapdata import GameMap, Province, River
 from adjudicator.games.diplomacy.core.model import Confession, Location, Phase, PhaseKind, Position, Unit, UnitEvent, province_of
 from adjudicator.games.diplomacy.core.orders import ConfessionChange, Order
 from adjudicator.games.diplomacy.core.rules import Rules
+from adjudicator.games.randomness import seed_text
 from adjudicator.games.diplomacy.variants.religion import change_confession, end_transitions, random_confessions, religious_warfare
 
 CONFESSION_OPTIONS = ("historical", "random", "chosen")
@@ -141,9 +141,10 @@ class ThirtyYearsRules(Rules):
 
     def initial_confessions(self, game_map: GameMap, options: Mapping[str, Any]) -> dict[str, Confession]:
         """Section 2's confessions, or a seeded random draw with each
-        confession at least three times (section 11, ``options.seed``)."""
+        confession at least three times (section 11, ``options.seed``,
+        verifiable: ``random_confessions``)."""
         if confession_option(options) == "random":
-            drawn = random_confessions(list(game_map.powers), random.Random(options.get("seed", 0)))
+            drawn, _ = random_confessions(list(game_map.powers), seed_text(options.get("seed", 0)))
             return {power: Confession(confession) for power, confession in drawn.items()}
         return {name: Confession(power.confession or "catholic") for name, power in game_map.powers.items()}
 
