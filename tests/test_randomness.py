@@ -50,5 +50,37 @@ def test_check_events_finds_a_forged_result_a_reused_and_a_hidden_counter() -> N
     assert check_events("k", events) == ()
     forged = [*events[:2], replace(events[2], result=(events[2].result[0] % 6 + 1,)), events[3]]
     assert check_events("k", forged, where=["a", "b", "c", "d"])[0].startswith("c: #2 W6 2: published")
-    assert check_events("k", [*events, events[1]])[-1].startswith("event 5: #1 was drawn before")
+    assert check_events("k", [*events, events[1]]) == ()  # the same event listed again (a final report)
+    assert check_events("k", [*events, roll("k", 1, 20, "W20")])[0].startswith("event 5: #1 differs from")
+    assert check_events("k", [events[0], events[2]], sealed=[1]) == ()  # #1 is a hidden deck's shuffle
     assert check_events("k", [events[0], events[2]]) == ("counters never published: #1",)
+
+
+def test_the_documented_recipe_recomputes_every_kind_of_event(tmp_path: "Path") -> None:
+    import json
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from adjudicator.games.randomness import judge_key
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "service.md").read_text(encoding="utf-8")
+    recipe = re.search(r"### Verifiable randomness.*?```python\n(.*?)```", text, re.DOTALL)
+    assert recipe is not None
+    seed = "123456789"
+    events = [roll(seed, 0, 6, "W6", count=2), shuffle(seed, 1, list("abcdef"), "deck"),
+              choose(seed, 2, list("xyz"), "start player")]
+    entries = [{"where": "R1", "key": "game", **e.to_json()} for e in events]
+    entries.append({"where": "start", "key": "judge", **shuffle(judge_key(seed), 0, ["A", "B"], "powers").to_json()})
+    document = tmp_path / "g-random.json"
+    document.write_text(json.dumps({"seed": seed, "sha256": seed_digest(seed), "events": entries}), encoding="utf-8")
+    script = tmp_path / "recipe.py"
+    script.write_text(recipe.group(1), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script), str(document)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[0] for line in done.stdout.splitlines()] == ["ok"] * 4
+    entries[1]["result"] = list(reversed(entries[1]["result"]))
+    document.write_text(json.dumps({"seed": seed, "sha256": seed_digest(seed), "events": entries}), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script), str(document)], capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines()[1].startswith("WRONG")

@@ -128,15 +128,25 @@ def recompute(seed: str, event: RandomEvent) -> RandomEvent:
     raise ValueError(f"unknown kind of random event {event.kind!r}")
 
 
-def check_events(key: str, events: Sequence[RandomEvent], *, where: Sequence[str] = ()) -> tuple[str, ...]:
+def check_events(key: str, events: Sequence[RandomEvent], *, where: Sequence[str] = (),
+                 sealed: Sequence[int] = ()) -> tuple[str, ...]:
     """What is wrong with a game's published events drawn with ``key``
     (empty: every one is genuine): an event the key does not give, a
-    counter used twice, a counter missing between 0 and the highest.
-    ``where`` names each event's place (a phase) for the messages."""
+    counter used for two different events, a counter missing between 0 and
+    the highest.  The same event published twice (a final report that
+    lists every event again) is no problem; ``sealed`` are counters whose
+    result is not published yet (a shuffled hidden deck).  ``where`` names
+    each event's place (a phase) for the messages."""
     problems = []
-    seen: dict[int, str] = {}
+    seen: dict[int, tuple[str, RandomEvent]] = {}
     for index, event in enumerate(events):
         place = where[index] if index < len(where) else f"event {index + 1}"
+        if event.counter in seen:
+            if seen[event.counter][1] != event:
+                problems.append(f"{place}: #{event.counter} differs from the event of that number in "
+                                f"{seen[event.counter][0]}")
+            continue
+        seen[event.counter] = (place, event)
         try:
             genuine = recompute(key, event)
         except ValueError as error:
@@ -145,10 +155,8 @@ def check_events(key: str, events: Sequence[RandomEvent], *, where: Sequence[str
         if genuine.result != event.result:
             problems.append(f"{place}: #{event.counter} {event.label}: published {list(event.result)}, "
                             f"the seed gives {list(genuine.result)}")
-        if event.counter in seen:
-            problems.append(f"{place}: #{event.counter} was drawn before (in {seen[event.counter]})")
-        seen[event.counter] = place
-    missing = sorted(set(range(max(seen, default=-1) + 1)) - set(seen))
+    used = set(seen) | set(sealed)
+    missing = sorted(set(range(max(used, default=-1) + 1)) - used)
     if missing:
         problems.append("counters never published: " + ", ".join(f"#{n}" for n in missing))
     return tuple(problems)

@@ -23,8 +23,8 @@ from typing import Any
 from adjudicator.config import Config
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, TurnPhase
-from adjudicator.games.randomness import REPORT_KEY, RandomEvent
-from adjudicator.service.verify import end_lines, event_line, events_attachment
+from adjudicator.games.randomness import REPORT_KEY
+from adjudicator.service.verify import end_lines, event_text, events_attachment
 from adjudicator.service.notify import queue
 from adjudicator.service.pictures import report_images
 from adjudicator.service.render import Texts, render
@@ -249,7 +249,7 @@ def drop_unusable_queue(store: Store, db: Connection, game: GameRecord, module: 
 
 def random_lines(report: dict[str, Any]) -> list[str]:
     """Every random event of a report, one line each (``event_line``)."""
-    return [event_line(RandomEvent.from_json(entry)) for entry in report.get(REPORT_KEY, ())]
+    return [event_text(entry) for entry in report.get(REPORT_KEY, ())]
 
 
 def optional_lines(module: GameModule, method: str, *args: Any) -> tuple[str, ...]:

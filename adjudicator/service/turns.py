@@ -21,12 +21,12 @@ from adjudicator.config import Config
 from adjudicator.service.pictures import report_images
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, Resolution
-from adjudicator.games.randomness import REPORT_KEY, RandomEvent, judge_key, shuffle
+from adjudicator.games.randomness import REPORT_KEY, judge_key, shuffle
 from adjudicator.mail.compose import Attachment
 from adjudicator.service.notify import queue, queue_notice, queue_to_all
 from adjudicator.service.render import Texts, render
 from adjudicator.service.verify import (
-    OPENING, end_lines, event_line, events_attachment, new_seed, opening_events_of, start_lines,
+    OPENING, end_lines, event_text, events_attachment, new_seed, opening_events_of, start_lines,
 )
 from adjudicator.service.store import Connection, GameRecord, PhaseRecord, PlayerRecord, Store, Submission
 
@@ -442,7 +442,7 @@ def end_by_agreement(
 def with_random_lines(texts: Texts, text: str, report: dict[str, Any], game: GameRecord, finished: bool) -> str:
     """A report's text with its random events named (``W20: 14``) and, at
     the end of the game, the seed published."""
-    lines = [texts("turn_random", event=event_line(RandomEvent.from_json(e))) for e in report.get(REPORT_KEY, ())]
+    lines = [texts("turn_random", event=event_text(e)) for e in report.get(REPORT_KEY, ())]
     if finished:
         lines.extend(end_lines(game, texts))
     return text if not lines else text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"

@@ -46,12 +46,21 @@ def event_line(event: RandomEvent) -> str:
     return f"{event.label or event.kind}: {result} (#{event.counter})"
 
 
+def event_text(entry: dict[str, Any]) -> str:
+    """A report's event record as reports name it (``event_line``); a
+    sealed one (a hidden deck's shuffle) without its result."""
+    event = RandomEvent.from_json(entry)
+    if entry.get("sealed"):
+        return f"{event.label or event.kind}: … (#{event.counter})"
+    return event_line(event)
+
+
 def start_lines(game: GameRecord, texts: Texts) -> list[str]:
     """The start mail's lines on randomness: the seed's SHA-256 and the
     events drawn at the start."""
     lines = [texts("seed_digest_line", digest=seed_digest(game.settings.get("seed", 0)))]
     for entry in game.settings.get(OPENING, []):
-        lines.append("  " + texts("turn_random", event=event_line(RandomEvent.from_json(entry["event"]))))
+        lines.append("  " + texts("turn_random", event=event_text(entry["event"])))
     return lines
 
 
@@ -62,12 +71,21 @@ def end_lines(game: GameRecord, texts: Texts) -> list[str]:
 
 
 def events_of(store: Store, game: GameRecord) -> list[tuple[str, str, RandomEvent]]:
-    """Every random event of a game as (where, key kind, event): the
-    start's, then each resolved phase's in order."""
-    found = [("start", str(e.get("key", "game")), RandomEvent.from_json(e["event"]))
-             for e in game.settings.get(OPENING, [])]
+    """Every published random event of a game as (where, key kind, event):
+    the start's, then each resolved phase's in order (events shown sealed,
+    without their result, are left out: see ``sealed_counters``)."""
+    return [(where, kind, RandomEvent.from_json(e)) for where, kind, e in _entries(store, game) if not e.get("sealed")]
+
+
+def sealed_counters(store: Store, game: GameRecord) -> list[int]:
+    """The counters of events reported sealed (result not yet shown)."""
+    return [int(e["counter"]) for _, _, e in _entries(store, game) if e.get("sealed")]
+
+
+def _entries(store: Store, game: GameRecord) -> list[tuple[str, str, dict[str, Any]]]:
+    found = [("start", str(e.get("key", "game")), dict(e["event"])) for e in game.settings.get(OPENING, [])]
     for entry in store.phases(game.name):
-        found.extend((entry.phase, "game", RandomEvent.from_json(e)) for e in entry.report.get(REPORT_KEY, ()))
+        found.extend((entry.phase, "game", dict(e)) for e in entry.report.get(REPORT_KEY, ()))
     return found
 
 
@@ -77,7 +95,8 @@ def problems(store: Store, game: GameRecord) -> tuple[str, ...]:
     result: list[str] = []
     for kind, key in (("game", seed_text(seed)), ("judge", judge_key(seed))):
         chosen = [(where, event) for where, key_kind, event in events_of(store, game) if key_kind == kind]
-        result.extend(check_events(key, [e for _, e in chosen], where=[w for w, _ in chosen]))
+        result.extend(check_events(key, [e for _, e in chosen], where=[w for w, _ in chosen],
+                                   sealed=sealed_counters(store, game) if kind == "game" else ()))
     return tuple(result)
 
 

@@ -13,18 +13,20 @@ sealed ``forecast``), A11 (``withdraw`` the forecast, the last winner
 first), A15 (the oath), A24/A25 (the question of power) and A26.
 
 ``new_game`` deals; ``advance`` carries out one step with the players'
-orders.  Both are pure: shuffles use ``random.Random`` seeded from the
-game's seed and the number of shuffles so far, so the state alone
+orders.  Both are pure: shuffles are the game's verifiable random events
+(``adjudicator.games.randomness``, key the game's seed, counter the
+number of shuffles so far; each kept in ``random_log``), so the state alone
 replays the game.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from adjudicator.games import randomness
+from adjudicator.games.randomness import RandomEvent
 from adjudicator.games.revolution1848 import actions, military
 from adjudicator.games.revolution1848.cards import CardData, condition_holds
 from adjudicator.games.revolution1848.evaluation import Evaluation, evaluate
@@ -36,18 +38,25 @@ from adjudicator.games.revolution1848.state import PLAYERS, Game, Side, other
 Note = dict[str, Any]
 
 
+def shuffle_event(cards: Sequence[str], seed: int, number: int, label: str) -> RandomEvent:
+    """The ``number``-th shuffle of a game with ``seed`` (the game's
+    verifiable randomness: key ``str(seed)``, counter ``number``)."""
+    return randomness.shuffle(randomness.seed_text(seed), number, list(cards), label)
+
+
 def shuffled(cards: Sequence[str], seed: int, number: int) -> tuple[str, ...]:
     """``cards`` in the order of the ``number``-th shuffle of a game with ``seed``."""
-    order = list(cards)
-    random.Random(f"1848:{seed}:{number}").shuffle(order)
-    return tuple(order)
+    return tuple(shuffle_event(cards, seed, number, "").result)
 
 
 def new_game(data: CardData, seed: int) -> tuple[Game, list[Note]]:
     """The first state: both decks shuffled, A01 revealed, the hands dealt."""
+    persons = shuffle_event(sorted(data.persons), seed, 0, "1848 person deck")
+    extras = shuffle_event(sorted(data.extras), seed, 1, "1848 extra deck")
     game = Game(
         seed=seed, shuffles=2, round=0, flow="A01", step="", tag="", actors=(), sides=(Side(), Side()),
-        person_deck=shuffled(sorted(data.persons), seed, 0), extra_deck=shuffled(sorted(data.extras), seed, 1),
+        person_deck=tuple(persons.result), extra_deck=tuple(extras.result),
+        random_log=(persons.to_json(), extras.to_json()),
     )
     return enter(game, data, "A01")
 
@@ -68,8 +77,9 @@ def _draw(game: Game, kind: str) -> tuple[Game, str | None]:
         pile = game.person_discard if persons else game.extra_discard
         if not pile:
             return game, None
-        deck = shuffled(pile, game.seed, game.shuffles)
-        game = replace(game, shuffles=game.shuffles + 1)
+        event = shuffle_event(pile, game.seed, game.shuffles, f"1848 {kind} discard pile")
+        deck = tuple(event.result)
+        game = replace(game, shuffles=game.shuffles + 1, random_log=(*game.random_log, event.to_json()))
         game = replace(game, person_discard=()) if persons else replace(game, extra_discard=())
     card, rest = deck[0], deck[1:]
     game = replace(game, person_deck=rest) if persons else replace(game, extra_deck=rest)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from adjudicator.games.base import JSON, SimultaneousPhases, AcceptedOrder, GameSetupError, OrderCheck, OrderProblem, Resolution
+from adjudicator.games.randomness import REPORT_KEY
 from adjudicator.games.revolution1848 import actions, military
 from adjudicator.games.revolution1848.cards import CardData, CardDataError, card_data_from_overlay
 from adjudicator.games.revolution1848.cards import overlay_from_options
@@ -36,6 +37,12 @@ from adjudicator.games.revolution1848.report import build
 from adjudicator.games.revolution1848.state import PLAYERS, Game, from_json, to_json
 
 VARIANT = "1848"
+
+
+def _sealed(event: Mapping[str, Any]) -> JSON:
+    """A shuffle as a report shows it while the game runs: without its
+    result (``"sealed": true``)."""
+    return {**event, "result": [], "sealed": True}
 _ALIASES = {"a": "A", "b": "B", "spieler a": "A", "spieler b": "B", "player a": "A", "player b": "B",
             "spielera": "A", "spielerb": "B", "playera": "A", "playerb": "B"}
 
@@ -131,12 +138,19 @@ class Revolution1848(SimultaneousPhases):
         revealed = {p: [str(o) for o in os if not isinstance(o, (Forecast, Discard))] for p, os in parsed.items()}
         report = build(data, game, after, revealed, notes)
         next_state = {**state, "phase": after.phase, "game": to_json(after)}
-        if after.step != "over":
+        if after.step != "over":  # a reshuffled deck stays secret: the event is shown sealed
+            report[REPORT_KEY] = [_sealed(e) for e in after.random_log[len(game.random_log):]]
             return Resolution(game.phase, after.phase, next_state, report)
+        report[REPORT_KEY] = [dict(e) for e in after.random_log]  # the end: every shuffle whole
         scores = dict(after.scores)
         winner = max(PLAYERS, key=lambda p: scores[p]) if scores["A"] != scores["B"] else None
         draw = None if winner else f"{scores['A']}:{scores['B']}"
         return Resolution(game.phase, None, next_state, report, winner, draw)
+
+    def opening_events(self, state: JSON) -> tuple[JSON, ...]:
+        """The two shuffles of the start, sealed: the decks (and so the
+        hands) stay secret until the end, whose report lists them whole."""
+        return tuple(_sealed(e) for e in _game(state).random_log[:2])
 
     def standings(self, state: JSON) -> dict[str, int]:
         """Points so far: the flow cards won (the final score at the end)."""

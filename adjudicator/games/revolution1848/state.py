@@ -90,6 +90,8 @@ class Game:
     loss_army: int = 0
     ended: str = ""
     scores: Mapping[str, int] = field(default_factory=dict)
+    random_log: tuple[Mapping[str, Any], ...] = ()
+    """Every shuffle so far as a verifiable event (``RandomEvent.to_json()``)."""
 
     @property
     def phase(self) -> str:
@@ -132,7 +134,7 @@ def to_json(game: Game) -> dict[str, Any]:
         "next_army": game.next_army, "radical": game.radical, "last_winner": game.last_winner,
         "winner": game.winner, "decisions": list(game.decisions), "pending_next": game.pending_next,
         "military_queue": list(game.military_queue), "loss_army": game.loss_army, "ended": game.ended,
-        "scores": dict(game.scores),
+        "scores": dict(game.scores), "random_log": [dict(e) for e in game.random_log],
     }
 
 
@@ -162,4 +164,5 @@ def from_json(data: Mapping[str, Any]) -> Game:
         int(data["next_army"]), bool(data["radical"]), str(data["last_winner"]), str(data["winner"]),
         tuple(data["decisions"]), str(data["pending_next"]), tuple(data["military_queue"]), int(data["loss_army"]),
         str(data["ended"]), {str(k): int(v) for k, v in data["scores"].items()},
+        tuple(dict(e) for e in data.get("random_log", ())),
     )
