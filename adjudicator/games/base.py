@@ -7,6 +7,14 @@ what a power's order lines mean, and what comes of a phase.  A sealed-play
 card game fits the same shape: its "phase" is the current action, its
 "orders" are the plays, and ``submission_means_ready`` makes the judge
 reveal as soon as every player has played.
+
+Games whose seats take turns return a ``TurnPhase`` from ``turn``: the
+judge then resolves each phase the moment its seats have answered and
+chains the following ones (see ``TurnPhase`` and docs/service.md,
+"Turn-based games").  ``report_lines``, ``status_lines`` and
+``opening_events`` are read only where a module has them (a module
+written before they existed still works).  Randomness comes only from
+``adjudicator.games.randomness`` with the seed ``start`` is given.
 """
 
 from __future__ import annotations
