@@ -20,6 +20,7 @@ from typing import Any, Callable
 from adjudicator.games.base import (
     JSON, AcceptedOrder, DataFile, GameSetupError, OrderCheck, OrderProblem, Resolution, TurnPhase,
 )
+from adjudicator.games import randomness
 from adjudicator.games.kreml import data as kdata
 from adjudicator.games.kreml import flow, influence, legal, words
 from adjudicator.games.kreml.orders import Order
@@ -86,7 +87,8 @@ class KremlGame:
         except kdata.DataError as error:
             raise GameSetupError(f"data.{DATA_NAME}: " + "; ".join(error.problems)) from None
         seniority = _seniority(str(options.get("seniority", "")), self.powers())
-        secret = str(options.get("seed", f"kreml-{seed}"))
+        # the judge's seed (verifiable: adjudicator verify); an explicit option seed only for tests
+        secret = str(options["seed"]) if "seed" in options else randomness.seed_text(seed)
         state = flow.new_game(game_data, self.powers(), seniority, rules, secret)
         return {**state, "variant": self.variant, "options": {k: v for k, v in options.items()
                                                              if not k.startswith("data.")}}
@@ -271,6 +273,10 @@ class KremlGame:
         notes = [f"{words.say('r_notes', language)}: {words.player(p, language)}: "
                  + ", ".join(f"{n} {pts}" for n, pts in note) for p, note in report.get("notes", {}).items()]
         return tuple(marks + [str(line[language]) for line in report.get("events", [])] + notes)
+
+    def opening_events(self, state: JSON) -> tuple[JSON, ...]:
+        """The setup's shuffle of offices and candidates (public)."""
+        return tuple(dict(e) for e in state.get("rolls", [])[:1])
 
     def status_lines(self, state: JSON, language: str) -> tuple[str, ...]:
         """The public position: the step, each office with its holder (age,

@@ -47,7 +47,9 @@ def revealed(state: JSON) -> dict[str, list[list[Any]]]:
 def build(before: JSON, after: JSON) -> JSON:
     """The report of the resolution from ``before`` to ``after``."""
     events = [{l: words.event_text(e, l) for l in words.LANGUAGES} for e in after["events"]]
-    rolls = [{k: v for k, v in r.items() if k != "secret"} for r in after["rolls"]]
+    # a secret draw (a note chosen for a player) is shown sealed: the judge's verify leaves it out
+    rolls = [{**{k: v for k, v in r.items() if k != "secret"}, **({"sealed": True} if r.get("secret") else {})}
+             for r in after["rolls"]]
     votes = [e["args"] for e in after["events"] if e["key"] == "vote"]
     report: JSON = {
         "standin": bool(after["data"]["standin"]),
