@@ -124,7 +124,8 @@ def document_problems(document: dict[str, Any]) -> tuple[str, ...]:
         result.append(f"the seed's SHA-256 is {seed_digest(seed)}, not {document.get('sha256')}")
     entries = list(document.get("events", []))
     for kind, key in (("game", seed), ("judge", f"{seed}/judge")):
-        chosen = [e for e in entries if e.get("key", "game") == kind]
+        chosen = [e for e in entries if e.get("key", "game") == kind and not e.get("sealed")]
+        sealed = [int(e["counter"]) for e in entries if e.get("key", "game") == kind and e.get("sealed")]
         result.extend(check_events(key, [RandomEvent.from_json(e) for e in chosen],
-                                   where=[str(e.get("where", "")) for e in chosen]))
+                                   where=[str(e.get("where", "")) for e in chosen], sealed=sealed))
     return tuple(result)
