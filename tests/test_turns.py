@@ -142,6 +142,16 @@ def test_the_deadline_gives_the_default_and_a_reminder_comes_before_it(table: Di
     assert "No answer by the deadline, default used: Red" in history.report_text
 
 
+def test_a_turn_kind_may_have_a_weekly_window(table: DiceTable) -> None:
+    from adjudicator.service.turns import GameError
+
+    table.start(**{"weekly.action": "Sun 20:00, Wed 20:00"})
+    game = table.store.game("dice")
+    assert game is not None and game.deadline == "2026-12-02T19:00:00+00:00"  # Wed 20:00 CET, 33 h ahead
+    with pytest.raises(GameError, match="option weekly.vote: expected weekly times"):
+        create_game(table.store, table.config, "other", "dicetest", {"weekly.vote": "someday"}, table.now)
+
+
 def test_a_vote_deadline_defaults_to_no(table: DiceTable) -> None:
     table.start(**{"deadline.vote": 600})
     for power in SEATS:

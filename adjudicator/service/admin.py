@@ -283,7 +283,7 @@ def add_commands(commands: Any) -> None:
     create.add_argument("--variant", metavar="VARIANT", help="standard, 30jk, ... (default: rules.default_variant)")
     create.add_argument("--option", metavar="KEY=VALUE", action="append",
                         help="variant option (e.g. confessions=random) or language=de|en, time_zone=..., "
-                             "deadline.movement=72h, deadline.<turn kind>=24h, reminder.<turn kind>=2h, "
+                             "deadline.movement=72h, deadline.<turn kind>=24h, reminder.<turn kind>=2h, weekly.<kind>=Sun 20:00, "
                              "digest=round|none|hours:N (repeatable)")
     create.add_argument("--gm", metavar="ADDRESS", help="the game master's address (gets every report)")
     create.set_defaults(handler=command_game_create)

@@ -453,7 +453,7 @@ def flush_digests(store: Store, config: Config, now: datetime) -> int:
         if game.status != "active":
             continue
         module = game_module(game.variant)
-        if module.turn(game.state) is None and not any(TURN_KEY in p.report for p in store.phases(game.name)[-1:]):
+        if module.turn(game.state) is None:  # digests belong to turn phases
             continue
         targets = [(p.power, p.address) for p in store.players(game.name) if p.status == "playing" and p.address]
         targets += [(GM_SEAT, game.gm)] if game.gm else []

@@ -60,7 +60,7 @@ def create_game(
         raise GameError(f"a game called {name!r} exists already")
     module = game_module(variant)
     own = {k: v for k, v in options.items()
-           if k in ("language", "time_zone", "digest") or k.startswith(("deadline.", "reminder."))}
+           if k in ("language", "time_zone", "digest") or k.startswith(("deadline.", "reminder.", "weekly."))}
     rules_options = {k: v for k, v in options.items() if k not in own}
     deadlines = dict(config.deadlines)
     for key, value in own.items():
@@ -74,6 +74,16 @@ def create_game(
             if not isinstance(value, int) or value <= 0:
                 raise GameError(f"option {key}: expected seconds > 0, got {value!r}")
             reminders[key.removeprefix("reminder.")] = value
+    weekly = {}
+    for key, value in own.items():
+        if key.startswith("weekly."):
+            times = [" ".join(t.split()) for t in str(value).split(",") if t.strip()]
+            try:
+                next_weekly_time(now, times, str(own.get("time_zone", config.time_zone)))
+            except (ValueError, IndexError):
+                raise GameError(f"option {key}: expected weekly times such as 'Sun 20:00, Wed 20:00', "
+                                f"got {value!r}") from None
+            weekly[key.removeprefix("weekly.")] = times
     language = str(own.get("language", config.language))
     if language not in ("de", "en"):
         raise GameError(f"option language: expected de or en, got {language!r}")
@@ -84,6 +94,7 @@ def create_game(
         str(own.get("time_zone", config.time_zone)), gm, FORMING, module.phase(state), state, None, deadlines, "",
         now.isoformat(), {**(settings or {}), "seed": seed,
                           **({"reminder_by_kind": reminders} if reminders else {}),
+                          **({"weekly_by_kind": weekly} if weekly else {}),
                           OPENING: opening_events_of(module.variant, state),
                           **({"digest": own["digest"]} if "digest" in own else {})},
     )
@@ -104,13 +115,16 @@ def texts_for(game: GameRecord) -> Texts:
 
 def deadline_after(game: GameRecord, module: GameModule, state: dict[str, Any], now: datetime) -> str:
     """The deadline of the phase ``state`` is in, counted from ``now``: the
-    phase kind's duration, or for movement phases of a game with a weekly
-    schedule the first scheduled time at least 24 hours away."""
+    phase kind's duration (a turn phase's kind is its ``TurnPhase.kind``),
+    or for a kind with a weekly window (``weekly.<kind>``; movement phases
+    also the GM's ``SCHEDULE``) the first of its times at least 24 hours
+    away."""
     turn = module.turn(state)
     kind = turn.kind if turn is not None else module.phase_kind(state)
-    weekly = game.settings.get("weekly") or []
-    if weekly and kind == "movement":
-        return next_weekly_time(now, weekly, game.time_zone).isoformat()
+    weekly = dict(game.settings.get("weekly_by_kind", {})).get(kind) or \
+        (game.settings.get("weekly") or [] if kind == "movement" else [])
+    if weekly:
+        return next_weekly_time(now, list(weekly), game.time_zone).isoformat()
     seconds = game.deadlines.get(kind) or game.deadlines.get("movement") or 72 * 3600
     return (now + timedelta(seconds=seconds)).isoformat()
 
