@@ -60,16 +60,21 @@ class Coordinator:
         self.store.instance_seen(self.instance, socket.gethostname(), os.getpid(), self.clock().isoformat())
         self.recover()
 
-    def recover(self) -> list[str]:
+    def recover(self, everyone: bool = False) -> list[str]:
         """End the claims and leases of instances on this host whose process
         is gone (killed, crashed), so their work is taken over at once
         rather than when their leases run out; returns those instances.
-        Instances on other hosts are left to their leases."""
+        Instances on other hosts are left to their leases, unless
+        ``everyone``: at the start of the only judge of an SQLite database
+        every other holder is gone."""
         host, gone = socket.gethostname(), []
         for holder in sorted(self.store.holders(self.clock().isoformat())):
+            if holder == self.instance:
+                continue
             name, _, rest = holder.partition(":")
             pid = rest.partition(":")[0]
-            if name == host and pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            local = name == host and pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid))
+            if everyone or local:
                 self.store.instance_stopped(holder, self.clock().isoformat())
                 gone.append(holder)
         return gone
