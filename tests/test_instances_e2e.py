@@ -201,9 +201,18 @@ def check_orders_used(cluster: Cluster, games: list[str], phase: str) -> None:
         store.close()
 
 
+def outbox_empty(cluster: Cluster) -> bool:
+    store = cluster.judge.store()
+    try:
+        return not store.unsent_mail()
+    finally:
+        store.close()
+
+
 def settle_and_check(cluster: Cluster, players: dict[str, list[Player]], games: list[str]) -> int:
     """Every mail answered once and every phase reported once to everyone;
     returns the answers and reports that came twice with one Message-ID."""
+    wait_until(lambda: outbox_empty(cluster), 900, "the outbox to drain")
     time.sleep(2.0)  # give the instances time to (wrongly) send anything twice
     resolved = phases_of(cluster, games)
     for name, phases in resolved.items():
