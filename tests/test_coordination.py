@@ -100,3 +100,14 @@ def test_what_a_dead_instance_held_is_taken_over_at_once(database_target: Path |
     assert peers.recover() == []  # the other host's instance keeps its claim until its lease ends
     assert peers.recover(everyone=True) == [elsewhere]  # SQLite's only judge takes everything over
     assert [(m.id, attempts) for m, attempts in peers.claimed_mails()] == [(stored[1].id, 2)]
+
+
+def test_the_first_heartbeat_on_sqlite_takes_over_every_claim(database_target: Path | str) -> None:
+    clock = Clock()
+    store = Store(database_target)
+    stored, _ = store.save_inbound(mail("p@x.test", 1), "pipe:1", T0.isoformat())
+    elsewhere = f"other-host.example:{DEAD_PID}:def"
+    store.claim_inbound_lease(stored.id, elsewhere, T0.isoformat(), (T0 + timedelta(minutes=5)).isoformat())
+    Coordinator(store, clock).heartbeat()
+    left = {holder for _, holder, _ in store.claimed_inbound(T0.isoformat())}
+    assert left == (set() if store.backend == "sqlite" else {elsewhere})  # PostgreSQL: the other host's lease runs

@@ -49,6 +49,7 @@ class Coordinator:
                  instance: str | None = None) -> None:
         self.store, self.clock, self.lease = store, clock, timedelta(seconds=lease)
         self.instance = instance or new_instance_id()
+        self._beating = False
 
     def _stamps(self) -> tuple[str, str]:
         now = self.clock()
@@ -56,9 +57,12 @@ class Coordinator:
 
     def heartbeat(self) -> None:
         """Record that this instance is alive (``db status`` lists it) and
-        take over what dead instances on this host left (``recover``)."""
+        take over what dead instances on this host left (``recover``); the
+        first time on SQLite, whose one judge is this one, everything any
+        other instance held."""
         self.store.instance_seen(self.instance, socket.gethostname(), os.getpid(), self.clock().isoformat())
-        self.recover()
+        self.recover(everyone=not self._beating and self.store.backend == "sqlite")
+        self._beating = True
 
     def recover(self, everyone: bool = False) -> list[str]:
         """End the claims and leases of instances on this host whose process

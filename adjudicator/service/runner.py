@@ -259,8 +259,6 @@ class Judge:
         self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
         self.scheduler.start()
         try:
-            if self.store.backend == "sqlite":
-                self.peers.recover(everyone=True)  # one judge per SQLite file: what others held is abandoned
             self.peers.heartbeat()
             self.handle_pending()
             # a crash may have left games that can go on (every player READY,
