@@ -216,6 +216,11 @@ class Liberte:
             return Resolution(flow.phase_name(g), None, next_state, report, winner=winners[0])
         return Resolution(flow.phase_name(g), None, next_state, report, draw=" ".join(winners))
 
+    def opening_events(self, state: JSON) -> tuple[JSON, ...]:
+        """The start's draws as the start mail may show them: the decks'
+        shuffles sealed, the start player whole (all whole at the end)."""
+        return tuple(dict(e) for e in state.get("start", {}).get("random_events", []))
+
     def standings(self, state: JSON) -> dict[str, int]:
         """Victory points so far (at an early end: the blocks and cards counted)."""
         g = state["game"]
