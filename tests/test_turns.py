@@ -414,3 +414,29 @@ def test_30jk_random_confessions_are_named_in_the_start_mail_and_verified(tmp_pa
     powers = registry.game_module("30jk").powers()
     drawn = {p: ("catholic", "protestant")[v - 1] for p, v in zip(powers, last["result"])}
     assert drawn == {p: c["state"] for p, c in game.state["confessions"].items()}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_seeded_random_games_of_the_test_game_run_to_their_end_by_mail(tmp_path: Path, seed: int) -> None:
+    import random
+
+    from adjudicator.service.verify import problems
+
+    table = DiceTable(tmp_path)
+    table.start(rounds=2)
+    rng = random.Random(seed)
+    module = registry.game_module("dicetest")
+    for _ in range(60):
+        game = table.store.game("dice")
+        assert game is not None
+        if game.status == "finished":
+            break
+        turn = module.turn(game.state)
+        assert turn is not None
+        power = rng.choice([p for p in turn.seats if p not in table.store.submissions("dice", game.phase)])
+        choice = rng.choice([line.split(" – ")[0] for line in module.actions_now(game.state, power, "en")])
+        table.act(power, rng.choice(["PASS ROUND", choice]) if rng.random() < 0.1 else choice)
+    game = table.store.game("dice")
+    assert game is not None and game.status == "finished" and game.outcome
+    assert problems(table.store, game) == ()
+    table.store.close()
