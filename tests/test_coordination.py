@@ -39,6 +39,11 @@ def test_one_instance_reads_the_mailbox_at_a_time_and_marks_when_a_read_began(da
     assert two.begin_intake()
     two.end_intake(None)  # the read failed: the last complete read stays the mark
     assert one.mailbox_read_since(T0) and not one.mailbox_read_since(clock.now)
+    assert one.begin_intake()
+    clock.now += timedelta(seconds=250)
+    one.renew_intake()  # a long read keeps its lease
+    clock.now += timedelta(seconds=250)
+    assert not two.begin_intake()
 
 
 def test_a_deadline_waits_for_a_read_after_it_and_for_the_mail_before_it(database_target: Path | str) -> None:

@@ -94,6 +94,11 @@ class Coordinator:
         now, until = self._stamps()
         return self.store.take_lease(INTAKE_LEASE, self.instance, now, until)
 
+    def renew_intake(self) -> None:
+        """Hold the mailbox lease a while longer (a long read renews it after each mail)."""
+        now, until = self._stamps()
+        self.store.take_lease(INTAKE_LEASE, self.instance, now, until)
+
     def end_intake(self, read_from: datetime | None) -> None:
         """Give the mailbox lease back; ``read_from`` is when a complete
         read began (None: the read failed, the last mark stays)."""

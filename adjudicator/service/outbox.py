@@ -19,6 +19,7 @@ and the failures are in the store (``last_error``) and in the returned
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -181,7 +182,14 @@ async def send_due(store: Store, settings: SmtpSettings, now: datetime, *, base_
     """
     if now.tzinfo is None or now.utcoffset() is None:
         raise ValueError("send_due needs a timezone-aware now")
-    stamp, until = now.isoformat(), (now + timedelta(seconds=lease)).isoformat()
+    stamp, started = now.isoformat(), time.monotonic()
+
+    def claim(mail: OutboundMail) -> bool:
+        # the claim counts from the moment it is made, however long the batch has run
+        moment = now + timedelta(seconds=time.monotonic() - started)
+        return store.claim_outbound(mail.id, moment.isoformat(), (moment + timedelta(seconds=lease)).isoformat(),
+                                    holder)
+
     due = store.due_mail(stamp)
     sent = failed = 0
     errors: list[str] = []
@@ -201,14 +209,14 @@ async def send_due(store: Store, settings: SmtpSettings, now: datetime, *, base_
     client: aiosmtplib.SMTP | None = None
     try:
         for index, mail in enumerate(due):
-            if not store.claim_outbound(mail.id, stamp, until, holder):
+            if not claim(mail):
                 continue  # another judge is sending it, or has sent it
             if client is None or not client.is_connected:
                 try:
                     client = await _connect(settings)
                 except _SEND_ERRORS as error:
                     client = None
-                    rest = [m for m in due[index + 1:] if store.claim_outbound(m.id, stamp, until, holder)]
+                    rest = [m for m in due[index + 1:] if claim(m)]
                     fail([mail, *rest], _error_text(settings, f"cannot connect: {_reason(error)}"))
                     break
             try:

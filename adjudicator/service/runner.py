@@ -116,7 +116,7 @@ class Judge:
         if not self.peers.begin_intake():
             return 0  # another instance is reading the mailbox
         try:
-            stored = take_in(self.store, self.transport, now.isoformat(), between=lambda: crash_point("saved"))
+            stored = take_in(self.store, self.transport, now.isoformat(), between=self._stored_one)
         except BaseException as error:
             self.peers.end_intake(None)
             if not isinstance(error, MailboxUnavailable):
@@ -130,6 +130,11 @@ class Judge:
         self.mailbox_retry_at = None
         crash_point("taken")
         return sum(1 for _, new in stored if new)
+
+    def _stored_one(self) -> None:
+        """After each mail taken in: the crash point, and the mailbox lease renewed."""
+        crash_point("saved")
+        self.peers.renew_intake()
 
     def handle_pending(self) -> list[str]:
         """Handle every stored, unhandled mail in arrival order (each claimed
