@@ -8,11 +8,14 @@ from typing import Any
 
 import pytest
 
+from adjudicator.games.base import GameModule
 from adjudicator.games.liberte import Liberte, liberte3, liberte4, liberte6
 from adjudicator.games.liberte.state import free_markers
 from adjudicator.games.registry import game_module
 from tests.liberte.driver import step
 from tests.liberte.scenario import DATA, cards, lines, position
+
+INTERFACE: GameModule = liberte4()  # mypy checks that the module is a whole GameModule
 
 BLUE_CENTRE = [c for c in cards("person", faction="blue", region="CENTRE") if DATA.cards[c].blocks >= 2]
 RED_CENTRE = cards("person", faction="red", region="CENTRE")
@@ -627,3 +630,14 @@ def test_the_judge_answers_in_both_languages_when_it_does_not_know_the_readers()
         "rule 5: only player B adds blocks to his stack in Paris",
         "jetzt nicht möglich: R1-001 verlangt SPIELE, SONDER, NIMM oder PASSE / "
         "not allowed now: R1-001 needs PLAY, SPECIAL, TAKE or PASS"]
+
+
+def test_report_and_status_lines_for_the_judge() -> None:
+    card = BLUE_CENTRE[0]
+    module, state = position(hands={"A": [card]})
+    resolution = act(module, state, "A", f"PLAY {card} PARIS")
+    assert module.report_lines(resolution.report, "de")[0].startswith(f"A spielt {card}")
+    status = module.status_lines(resolution.state, "en")
+    assert status[0].startswith("NOTE: played with the INVENTED stand-in data")
+    assert status[1].startswith("Round 1; order A B C D") and status[-1].endswith("Paris A-blue-1")
+    assert not any(c in " ".join(status) for c in resolution.state["game"]["hands"]["B"])

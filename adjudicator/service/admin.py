@@ -225,7 +225,7 @@ def command_demo(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr
     print(f"{count} mails sent by the judge are in the Maildir {sent} (one file each in {sent / 'new'})",
           file=stdout)
     print(f"the players' mails are in {config.mailbox.path}, the database is {config.database}", file=stdout)
-    return 0 if phases and phases[-1] == script.last_phase else 1
+    return 0 if script.finished(phases) else 1
 
 
 def command_verify(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:

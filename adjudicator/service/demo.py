@@ -1,7 +1,7 @@
 """``adjudicator demo``: a scripted game played through the real judge.
 
 Every player signs on by mail and the game is played to its first builds
-(30JK by default: 1618 to 1620; or standard 1901): a dislodgement with its
+(30JK by default: 1618 to 1620; or standard 1901; or Liberté's first round): a dislodgement with its
 retreat, builds, a syntax error and READY mails that end phases early.  Every mail goes through the real
 intake (a Maildir), the judge's handling, the APScheduler deadlines
 (seconds long here) and the outbox (delivered into a Maildir of sent mail),
@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import mailbox
+import random
 from dataclasses import dataclass, field, replace
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
+from typing import Any
 
 from adjudicator.config import Config
 from adjudicator.games import game_module
@@ -37,6 +39,31 @@ class Script:
     ready: bool = True
     """Whether each mail ends with READY (not in a turn-based game, where
     a READY on a sign-on would pass the first player's turn)."""
+
+    def finished(self, phases: list[str]) -> bool:
+        """True when the game went as far as the script goes."""
+        return bool(phases) and phases[-1] == self.last_phase
+
+
+@dataclass(frozen=True)
+class TurnScript:
+    """A scripted turn-based game played by a fixed policy: its variant,
+    options, and how far it is played (the first phase whose name starts
+    with ``until``).  Whoever the module says must act mails the order the
+    policy picks from the module's ``legal_orders`` (a play before a
+    take before a pass; a tie-break card rather than none); ``first_lines``
+    go into the first such mail before its order (to show how the judge
+    answers wrong lines)."""
+
+    variant: str
+    game: str
+    options: dict[str, str]
+    until: str
+    first_lines: tuple[str, ...] = ()
+
+    def finished(self, phases: list[str]) -> bool:
+        """True when the game went as far as the script goes."""
+        return bool(phases) and phases[-1].startswith(self.until)
 
 
 # 30JK, 1618 to the first builds: a river double move, a transform, a
@@ -108,7 +135,14 @@ PFALZ = Script("1847ae-4", "demo1847", "SR3-0033", {
     "OR2.1-0027": [("S1", ["PASS", "PASS", "RUN 3: F18-G17-G15", "DIVIDEND", "BUY TRAIN 3", "PASS"])],
 }, {"data": "standin"}, ready=False)
 
-SCRIPTS = {script.variant: script for script in (THIRTY_YEARS, STANDARD, PFALZ)}
+# Liberté for four players with the stand-in data, through round 1: the
+# start player drawn by lot, action turns (two refused lines first), the
+# actions' end, the election with its sealed tie-breaks, government,
+# opposition and points, round 2's order by victory points.
+LIBERTE = TurnScript("liberte", "demoliberte", {"data": "standin"}, "R2-", ("SPIELE", "PLAY A99 PARIS"))
+
+SCRIPTS: dict[str, Script | TurnScript] = {
+    script.variant: script for script in (THIRTY_YEARS, STANDARD, PFALZ, LIBERTE)}
 
 
 def _address(power: str) -> str:
@@ -132,9 +166,11 @@ def _post(inbox: Path, raw: bytes) -> None:
     mailbox.Maildir(inbox, create=True).add(mailbox.MaildirMessage(raw))
 
 
-async def play(config: Config, script: Script = THIRTY_YEARS, deadline_seconds: int = 4) -> list[str]:
+async def play(config: Config, script: Script | TurnScript = THIRTY_YEARS, deadline_seconds: int = 4) -> list[str]:
     """Play ``script`` with ``config`` (Maildir in and out); returns the
     phases the game went through."""
+    if isinstance(script, TurnScript):
+        return await play_turns(config, script, deadline_seconds)
     store = Store(config.store_target)
     judge = Judge(config, store, make_transport(config))
     options: dict[str, object] = {f"deadline.{kind}": deadline_seconds
@@ -159,6 +195,64 @@ async def play(config: Config, script: Script = THIRTY_YEARS, deadline_seconds: 
                 for power, body in script.phases.get(game.phase, []):
                     _post(config.mailbox.path, _mail(script.game, power, body, script.ready))
             if game.phase == script.last_phase and not store.unsent_mail():
+                break
+    finally:
+        stop.set()
+        await service
+        await judge.send()
+        store.close()
+    return seen
+
+
+def _policy(module: Any, state: dict[str, Any], seat: str, phase: str) -> list[str]:
+    """The order a scripted player gives: a play (chosen by a generator
+    seeded with the phase, so every run is the same), else a tie-break
+    card, new cards with the display taken back, a take, a pass."""
+    legal: list[str] = list(module.legal_orders(state, seat))
+    chooser = random.Random(f"{phase}:{seat}")
+    plays = [o for o in legal if o.startswith("PLAY") and " BATTLE" not in o]
+    if plays:
+        return [chooser.choice(plays)]
+    for prefix in ("SPECIAL", "BID ", "REFILL BACK ALL", "REFILL", "TAKE", "PASS"):
+        found = [o for o in legal if o.startswith(prefix) and o != "BID NONE"]
+        if found:
+            return [found[0]]
+    return legal[:1]
+
+
+async def play_turns(config: Config, script: TurnScript, deadline_seconds: int = 4) -> list[str]:
+    """Play a turn-based ``script``: whenever the game waits, the seats that
+    must act mail their orders; returns the phases the game waited in."""
+    store = Store(config.store_target)
+    judge = Judge(config, store, make_transport(config))
+    module = game_module(script.variant)
+    options: dict[str, object] = {f"deadline.{kind}": deadline_seconds * 10 for kind in ("action", "bid")}
+    options.update(script.options)
+    if store.game(script.game) is None:
+        create_game(store, config, script.game, script.variant, options, judge.clock(), gm="gm@players.example",
+                    seed=1)
+    stop = asyncio.Event()
+    service = asyncio.create_task(judge.serve(stop))
+    for power in module.powers():
+        _post(config.mailbox.path, _mail(script.game, power, [], ready=False))
+    seen: list[str] = []
+    first = list(script.first_lines)
+    try:
+        for _ in range(int(600 / 0.2)):
+            await asyncio.sleep(0.2)
+            game = store.game(script.game)
+            if game is None or game.status == "forming":
+                continue
+            over = script.finished(seen) or game.status != "active"
+            if game.phase not in seen and not over:
+                seen.append(game.phase)
+                if script.finished(seen):
+                    continue
+                for power in module.must_act(game.state):
+                    body = first + _policy(module, game.state, power, game.phase)
+                    first = []
+                    _post(config.mailbox.path, _mail(script.game, power, body, ready=False))
+            elif over and not store.unsent_mail():
                 break
     finally:
         stop.set()

@@ -23,7 +23,7 @@ from adjudicator.games.liberte.actions import Illegal
 from adjudicator.games.liberte.data import DataError, GameData
 from adjudicator.games.liberte.orders import Bid, Order, Pass, Play, Refill, Special, Take
 from adjudicator.games.liberte.parse import HINT, ParseError, parse_line
-from adjudicator.games.liberte.report import build, picture_view
+from adjudicator.games.liberte.report import build, picture_view, status_text
 from adjudicator.games.liberte.state import G, new_game
 from adjudicator.games.liberte.wording import faction, say, text
 
@@ -120,10 +120,12 @@ class Liberte:
         return ()
 
     def round_key(self, state: JSON) -> str:
-        """``R2-actions`` through a round's actions (a standing PASS lasts
-        while it stays the same), else the phase."""
+        """``R2-refill``, ``R2-actions``, ``R2-election`` (battle and
+        election with their sealed plays): a standing PASS lasts through a
+        round's actions; digests come at the end of each part."""
         g = state["game"]
-        return f"R{g['round']}-actions" if g["step"] == "action" else self.phase(state)
+        part = {"action": "actions", "refill": "refill", "bid": "election"}.get(g["step"], "end")
+        return f"R{g['round']}-{part}"
 
     def pass_order(self, state: JSON, power: str) -> str | None:
         """``PASS`` in a turn, ``REFILL`` (deck only) for new cards, ``BID NONE``."""
@@ -264,7 +266,10 @@ class Liberte:
             card = data.cards[cid]
             plays = [o for o in legal if isinstance(o, Play) and o.card == cid]
             if card.kind == "special" and any(isinstance(o, Special) and o.card == cid for o in legal):
-                lines.append(text("lib_action_special", language, card=cid, name=card.name, effect=card.effect))
+                lines.append(text("lib_action_special", language, card=cid, name=card.name,
+                                  target=" <PROVINZ/SPIELER>" if card.effect == "remove" and language == "de"
+                                  else " <PROVINCE/PLAYER>" if card.effect == "remove" else "",
+                                  effect=text(f"lib_effect_{card.effect}", language, card=cid)))
             provinces = sorted({data.provinces[t.province].name for o in plays for t in o.targets
                                 if t.province in data.provinces})
             if provinces:
@@ -280,13 +285,24 @@ class Liberte:
         return tuple(lines)
 
     def private_lines(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
-        """``power``'s hand (each card's data) and, on its turn, what it may do."""
+        """``power``'s hand, each card with its data (what it may do now is
+        ``actions_now``, in its "your turn" mail)."""
         g, data = state["game"], _data(state["options"])
         if power not in g["hands"]:
             return ()
         lines = [text("lib_private_hand", language, cards=" ".join(g["hands"][power]) or "-")]
-        lines += [_card_line(data, cid, language) for cid in g["hands"][power]]
-        return tuple(lines) + self.actions_now(state, power, language)
+        return tuple(lines + [_card_line(data, cid, language) for cid in g["hands"][power]])
+
+    def report_lines(self, report: JSON, language: str) -> tuple[str, ...]:
+        """What a resolved phase did: its events in ``language`` (for
+        digests, "your turn" mails and STATUS)."""
+        return tuple(str(e[language]) for e in report.get("events", ()))
+
+    def status_lines(self, state: JSON, language: str) -> tuple[str, ...]:
+        """The public position in ``language``: round and order, victory
+        points, government, supply, battle box, open cards, displays, the
+        CR count and every stack (never a hand)."""
+        return status_text(_data(state["options"]), state["game"], language)
 
     def picture(self, state: JSON, report: JSON | None, *, game_name: str, language: str,
                 texts: Callable[..., str]) -> Any:
@@ -316,6 +332,9 @@ def _said(key: str, language: str | None, fields: dict[str, Any]) -> str:
 
 def _card_line(data: GameData, cid: str, language: str) -> str:
     card = data.cards[cid]
+    if card.kind == "special":
+        return text("lib_card_special", language, card=cid, name=card.name,
+                    effect=text(f"lib_effect_{card.effect}", language, card=cid))
     extras = "".join([
         ", Kanone" if card.cannon and language == "de" else ", cannon" if card.cannon else "",
         f", General {card.general}" if card.general else "",

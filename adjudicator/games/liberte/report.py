@@ -14,7 +14,7 @@ from typing import Any
 from adjudicator.games.liberte.data import FACTIONS, GameData
 from adjudicator.games.liberte.flow import phase_name
 from adjudicator.games.liberte.state import G, cr_controlled
-from adjudicator.games.liberte.wording import say
+from adjudicator.games.liberte.wording import faction, say, text
 
 
 def build(data: GameData, before: G, after: G, events: list[dict[str, Any]], randoms: list[dict[str, Any]],
@@ -79,3 +79,24 @@ def standing(data: GameData, g: G) -> dict[str, Any]:
         "cr": len(held), "cr_provinces": ", ".join(data.provinces[p].name for p in held) or "-",
         "board": board,
     }
+
+
+def status_text(data: GameData, g: G, language: str) -> tuple[str, ...]:
+    """The standing as text lines in ``language`` (the report's section),
+    after the stand-in notice when the game plays with the stand-in data."""
+    s = standing(data, g)
+    lines = [
+        text("lib_line_round", language, round=s["round"], order=s["order"], lost=s["lost"]),
+        text("lib_line_vp", language, vp=s["vp"]),
+        text("lib_line_government", language, government=faction(s["government"], language),
+             opposition=faction(s["opposition"], language)),
+        text("lib_line_supply", language, track=s["track"], **s["supply"]),
+        text("lib_line_box", language, box=s["box"]),
+        text("lib_line_open", language, cards=s["open"], deck=s["deck"], discard=s["discard"]),
+        *(text("lib_line_display", language, **entry) for entry in s["displays"]),
+        text("lib_line_cr", language, count=s["cr"], provinces=s["cr_provinces"]),
+    ]
+    if data.standin:
+        lines.insert(0, text("lib_report_standin", language))
+    stacks = [f"{row['province']} {row['stacks']}" for row in s["board"] if row["stacks"] != "-"]
+    return tuple(lines) + ((text("lib_head_board", language) + ": " + "; ".join(stacks),) if stacks else ())

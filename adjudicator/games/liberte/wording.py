@@ -39,6 +39,10 @@ def faction(name: str | None, language: str) -> str:
 def say(key: str, language: str, fields: dict[str, Any]) -> str:
     """An event or a reason written out: faction fields translated."""
     shown = {k: (faction(v, language) if k in _TRANSLATED and isinstance(v, str) else v) for k, v in fields.items()}
+    if "sides" in shown and all(w in ("red", "blue", "white") for w in str(shown["sides"]).split()):
+        shown["sides"] = ", ".join(faction(w, language) for w in str(shown["sides"]).split())
+    if shown.get("place") in ("government", "opposition"):
+        shown["place"] = text(f"lib_word_{shown['place']}", language)
     if str(shown.get("wanted", "")).startswith("lib_"):
         shown["wanted"] = text(str(shown["wanted"]), language)
     if "keep" in shown:
