@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from adjudicator.config import Config
 from adjudicator.games import game_module
@@ -166,41 +166,52 @@ def _post(inbox: Path, raw: bytes) -> None:
     mailbox.Maildir(inbox, create=True).add(mailbox.MaildirMessage(raw))
 
 
-async def play(config: Config, script: Script | TurnScript = THIRTY_YEARS, deadline_seconds: int = 4) -> list[str]:
-    """Play ``script`` with ``config`` (Maildir in and out); returns the
-    phases the game went through."""
-    if isinstance(script, TurnScript):
-        return await play_turns(config, script, deadline_seconds)
+async def _serve(config: Config, variant: str, game: str, options: dict[str, object], ready: bool, seconds: float,
+                 step: Callable[[Store], bool]) -> None:
+    """Create ``game`` (unless it exists), sign every power on by mail, run
+    the judge and call ``step`` every 0.2 seconds until it returns True
+    (or ``seconds`` have passed); then stop and send what is left."""
     store = Store(config.store_target)
     judge = Judge(config, store, make_transport(config))
-    options: dict[str, object] = {f"deadline.{kind}": deadline_seconds
-                                  for kind in ("movement", "retreat", "adjustment", "action")}
-    options.update(script.options)
-    if store.game(script.game) is None:
-        create_game(store, config, script.game, script.variant, options, judge.clock(), gm="gm@players.example",
-                    seed=1)
+    if store.game(game) is None:
+        create_game(store, config, game, variant, options, judge.clock(), gm="gm@players.example", seed=1)
     stop = asyncio.Event()
     service = asyncio.create_task(judge.serve(stop))
-    for power in game_module(script.variant).powers():
-        _post(config.mailbox.path, _mail(script.game, power, [], script.ready))
-    seen: list[str] = []
+    for power in game_module(variant).powers():
+        _post(config.mailbox.path, _mail(game, power, [], ready))
     try:
-        for _ in range(int(max(120, 8 * len(script.phases)) / 0.2)):
+        for _ in range(int(seconds / 0.2)):
             await asyncio.sleep(0.2)
-            game = store.game(script.game)
-            if game is None or game.status == "forming":
-                continue
-            if game.phase not in seen:
-                seen.append(game.phase)
-                for power, body in script.phases.get(game.phase, []):
-                    _post(config.mailbox.path, _mail(script.game, power, body, script.ready))
-            if game.phase == script.last_phase and not store.unsent_mail():
+            if step(store):
                 break
     finally:
         stop.set()
         await service
         await judge.send()
         store.close()
+
+
+async def play(config: Config, script: Script | TurnScript = THIRTY_YEARS, deadline_seconds: int = 4) -> list[str]:
+    """Play ``script`` with ``config`` (Maildir in and out); returns the
+    phases the game went through."""
+    if isinstance(script, TurnScript):
+        return await play_turns(config, script, deadline_seconds)
+    options: dict[str, object] = {f"deadline.{kind}": deadline_seconds
+                                  for kind in ("movement", "retreat", "adjustment", "action")}
+    options.update(script.options)
+    seen: list[str] = []
+
+    def step(store: Store) -> bool:
+        game = store.game(script.game)
+        if game is None or game.status == "forming":
+            return False
+        if game.phase not in seen:
+            seen.append(game.phase)
+            for power, body in script.phases.get(game.phase, []):
+                _post(config.mailbox.path, _mail(script.game, power, body, script.ready))
+        return game.phase == script.last_phase and not store.unsent_mail()
+
+    await _serve(config, script.variant, script.game, options, script.ready, max(120, 8 * len(script.phases)), step)
     return seen
 
 
@@ -223,42 +234,28 @@ def _policy(module: Any, state: dict[str, Any], seat: str, phase: str) -> list[s
 async def play_turns(config: Config, script: TurnScript, deadline_seconds: int = 4) -> list[str]:
     """Play a turn-based ``script``: whenever the game waits, the seats that
     must act mail their orders; returns the phases the game waited in."""
-    store = Store(config.store_target)
-    judge = Judge(config, store, make_transport(config))
     module = game_module(script.variant)
     options: dict[str, object] = {f"deadline.{kind}": deadline_seconds * 10 for kind in ("action", "bid")}
     options.update(script.options)
-    if store.game(script.game) is None:
-        create_game(store, config, script.game, script.variant, options, judge.clock(), gm="gm@players.example",
-                    seed=1)
-    stop = asyncio.Event()
-    service = asyncio.create_task(judge.serve(stop))
-    for power in module.powers():
-        _post(config.mailbox.path, _mail(script.game, power, [], ready=False))
     seen: list[str] = []
     first = list(script.first_lines)
-    try:
-        for _ in range(int(600 / 0.2)):
-            await asyncio.sleep(0.2)
-            game = store.game(script.game)
-            if game is None or game.status == "forming":
-                continue
-            over = script.finished(seen) or game.status != "active"
-            if game.phase not in seen and not over:
-                seen.append(game.phase)
-                if script.finished(seen):
-                    continue
-                for power in module.must_act(game.state):
-                    body = first + _policy(module, game.state, power, game.phase)
-                    first = []
-                    _post(config.mailbox.path, _mail(script.game, power, body, ready=False))
-            elif over and not store.unsent_mail():
-                break
-    finally:
-        stop.set()
-        await service
-        await judge.send()
-        store.close()
+
+    def step(store: Store) -> bool:
+        game = store.game(script.game)
+        if game is None or game.status == "forming":
+            return False
+        over = script.finished(seen) or game.status != "active"
+        if game.phase in seen or over:
+            return over and not store.unsent_mail()
+        seen.append(game.phase)
+        if not script.finished(seen):
+            for power in module.must_act(game.state):
+                body = first + _policy(module, game.state, power, game.phase)
+                first.clear()
+                _post(config.mailbox.path, _mail(script.game, power, body, ready=False))
+        return False
+
+    await _serve(config, script.variant, script.game, options, False, 600, step)
     return seen
 
 
