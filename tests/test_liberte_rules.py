@@ -568,7 +568,7 @@ def test_decks_a_on_b_and_seven_cards_each() -> None:
 
 def test_ruling_31_shuffles_stay_sealed_until_the_end() -> None:
     state = liberte4().start({"data": "standin"}, 5)
-    shown = state["start"]["random_events"]
+    shown = list(liberte4().opening_events(state))
     assert [e["kind"] for e in shown] == ["shuffle", "shuffle", "choice"]
     assert shown[0]["result"] == [] and shown[0]["sealed"] and shown[2]["result"] == [state["game"]["order"][0]]
     assert len(state["game"]["random_log"][0]["result"]) == len(DATA.deck("A"))
