@@ -339,3 +339,51 @@ def test_30jk_powers_and_places_by_their_short_names(table: Table) -> None:  # n
     assert game_map.lookup_place("Wien") == "NOes" and game_map.lookup_place("Köln") == "EbKo"
     assert game_map.lookup_power("Holland") == "Vereinigte Niederlande"
     assert game_map.lookup_power("Oesterreich") == "Österreich"
+
+
+# --- 3. The game's language everywhere ---------------------------------------------
+
+
+@pytest.mark.parametrize(("language", "lines"), [
+    ("en", ["line 2, column 1: ERROR in \"A Lvp - Iri\": an army cannot move to a sea",
+            "line 3, column 1: ERROR in \"A Lvp - Yor\": superseded"]),
+    ("de", ["Zeile 2, Spalte 1: FEHLER in \"A Lvp - Iri\": eine Armee kann nicht auf ein Meer ziehen",
+            "Zeile 3, Spalte 1: FEHLER in \"A Lvp - Yor\": ersetzt durch einen späteren Befehl für dieselbe Einheit"]),
+])
+def test_error_reasons_are_in_the_game_language(table: Table, language: str, lines: list[str]) -> None:  # noqa: F811
+    _game(table, language)
+    ack = table.ack(address("England"), signon("England"), "A Lvp - Iri", "A Lvp - Yor", "A Lvp - Wal")
+    assert ack.sections()[1][1][:2] == lines
+
+
+@pytest.mark.parametrize(("language", "bounced"), [("en", "fails (bounced)"), ("de", "gescheitert (abgeprallt)")])
+def test_report_reasons_are_in_the_game_language(table: Table, language: str, bounced: str) -> None:  # noqa: F811
+    _game(table, language)
+    out = everyone_ready(table, {"Germany": ("A Mun - Bur",), "France": ("A Par - Bur",)})
+    report = out.one("report", address("Germany")).text
+    line = next(line for line in report.splitlines() if "A MUN - BUR" in line)
+    assert " ".join(line.split()) == f"A MUN - BUR {bounced}"
+
+
+@pytest.mark.parametrize(("language", "done", "change"), [
+    ("en", "Done: paused", "GM PAUSE (paused in S1901M)"),
+    ("de", "Erledigt: angehalten", "SL PAUSE (angehalten in S1901M)"),
+])
+def test_gm_answers_and_the_change_log_are_in_the_game_language(table: Table, language: str, done: str,  # noqa: F811
+                                                                change: str) -> None:
+    _game(table, language)
+    secret = "gm-secret"
+    from adjudicator.service.auth import hash_password
+    game = table.store.game("spiel1")
+    assert game is not None
+    with table.store.transaction() as db:
+        table.store.update_game(db, __import__("dataclasses").replace(
+            game, settings={**game.settings, "gm_password_hash": hash_password(secret)}))
+    out = table.send("gm@pbem.test", f"GAMEMASTER spiel1 {secret}", "GM PAUSE")
+    ack = out.one("acknowledgement", "gm@pbem.test")
+    assert ack.section("GM PAUSE") == [done]
+    history = table.ack("x@else.test", "HISTORY spiel1").section("HISTORY spiel1")
+    assert any(line.endswith(change) for line in history), history
+    started = [line for line in history if "S1901M" in line and ("started" in line or "gestartet" in line)]
+    assert started and started[0].endswith("started: phase S1901M" if language == "en"
+                                           else "gestartet: Phase S1901M")

@@ -31,6 +31,7 @@ from adjudicator.games.base import GameModule, GameSetupError, PositionEdits
 from adjudicator.resources import grammar_path
 from adjudicator.service.auth import hash_password
 from adjudicator.service.notify import queue_notice
+from adjudicator.service.logwording import detail_text
 from adjudicator.service.render import Texts
 from adjudicator.service.store import Connection, GameRecord, PlayerRecord, Store, Submission
 from adjudicator.service.turns import (
@@ -382,7 +383,7 @@ def _option(context: GmContext, tree: Tree[Any]) -> str:
 
     _save(context, replace(game, options=dict(state.get("options", options)), state=state,
                            settings={**game.settings, OPENING: opening_events_of(game.variant, state)}))
-    context.lines.append(context.texts("gm_done", what=f"{key} = {value}"))
+    context.lines.append(_done(context, f"{key} = {value}"))
     return f"{key} = {value}"
 
 
@@ -409,7 +410,7 @@ def _schedule(context: GmContext, tree: Tree[Any]) -> str:
                 times.append(f"{WEEKDAY_NAMES[day_index]} {hour:02d}:{minute:02d}")
         _save(context, replace(game, settings={**game.settings, "weekly": times}))
         what = "weekly " + ", ".join(times)
-    context.lines.append(context.texts("gm_done", what=what))
+    context.lines.append(_done(context, what))
     return what
 
 
@@ -421,7 +422,7 @@ def _timezone(context: GmContext, tree: Tree[Any]) -> str:
     except (ZoneInfoNotFoundError, ValueError):
         raise GmRefused(context.texts("gm_bad_zone", zone=zone)) from None
     _save(context, replace(context.game, time_zone=zone))
-    context.lines.append(context.texts("gm_done", what=zone))
+    context.lines.append(_done(context, zone))
     return zone
 
 
@@ -431,7 +432,7 @@ def _language(context: GmContext, tree: Tree[Any]) -> str:
     if language.lower() not in ("de", "en"):
         raise GmRefused(context.texts("gm_bad_language", language=language))
     _save(context, replace(context.game, language=language.lower()))
-    context.lines.append(context.texts("gm_done", what=language.lower()))
+    context.lines.append(_done(context, language.lower()))
     return language.lower()
 
 
@@ -441,7 +442,7 @@ def _grace(context: GmContext, tree: Tree[Any]) -> str:
     seconds = parse_duration(duration, allow_zero=True)
     _save(context, replace(context.game, settings={**context.game.settings, "grace": seconds}))
     what = f"grace {format_duration(seconds)}" if seconds else "no grace period"
-    context.lines.append(context.texts("gm_done", what=what))
+    context.lines.append(_done(context, what))
     return what
 
 
@@ -451,7 +452,7 @@ def _late(context: GmContext, tree: Tree[Any]) -> str:
     _save(context, replace(context.game, settings={**context.game.settings, "excused": excused,
                                                    "disorder_after": missed}))
     what = f"excused {excused}, civil disorder after {missed} missed"
-    context.lines.append(context.texts("gm_done", what=what))
+    context.lines.append(_done(context, what))
     return what
 
 
@@ -460,7 +461,7 @@ def _reminders(context: GmContext, tree: Tree[Any]) -> str:
     durations = [parse_duration(d) for d in _words(tree, "DURATION")]
     _save(context, replace(context.game, settings={**context.game.settings, "reminders": sorted(durations, reverse=True)}))
     what = "reminders " + (" ".join(format_duration(d) for d in sorted(durations, reverse=True)) or "off")
-    context.lines.append(context.texts("gm_done", what=what))
+    context.lines.append(_done(context, what))
     return what
 
 
@@ -476,7 +477,7 @@ def _press_setting(context: GmContext, tree: Tree[Any]) -> str:
     _save(context, replace(context.game, settings={**context.game.settings, "press": press,
                                                    "press_movement_only": movement_only}))
     what = f"press {press}" + (" (movement phases only)" if movement_only else "")
-    context.lines.append(context.texts("gm_done", what=what))
+    context.lines.append(_done(context, what))
     return what
 
 
@@ -486,12 +487,12 @@ def _assign(context: GmContext, tree: Tree[Any]) -> str:
     (address,) = _words(tree, "ADDRESS")
     seat = _seat(context, power)
     if seat.status != "open":
-        raise GmRefused(context.texts("gm_seat_taken", power=power))
+        raise GmRefused(context.texts("gm_seat_taken", power=_name(context, power)))
     password = _new_password()
     context.store.update_player(context.db, replace(seat, address=address, password_hash=hash_password(password),
                                                     status="playing", joined_at=context.now.isoformat()))
     _send_password(context, address, power, password)
-    context.lines.append(context.texts("gm_assigned", power=power))
+    context.lines.append(context.texts("gm_assigned", power=_name(context, power)))
     game = context.game
     if all(p.status != "open" for p in context.store.players(game.name)):
         context.game = start_game(context.store, context.db, context.config, game, context.now)
@@ -505,7 +506,7 @@ def _random(context: GmContext, tree: Tree[Any]) -> str:
     on = switch.lower() in ("on", "an")
     _save(context, replace(context.game, settings={**context.game.settings, "random": on}))
     what = "random powers " + ("on" if on else "off")
-    context.lines.append(context.texts("gm_done", what=what))
+    context.lines.append(_done(context, what))
     return what
 
 
@@ -516,7 +517,7 @@ def _start(context: GmContext, tree: Tree[Any]) -> str:
     disorder = [p.power for p in context.store.players(game.name) if p.status == "disorder"]
     context.lines.append(context.texts("game_started", game=game.name, phase=game.phase))
     if disorder:
-        context.lines.append(context.texts("gm_open_disorder", powers=", ".join(disorder)))
+        context.lines.append(context.texts("gm_open_disorder", powers=", ".join(_name(context, p) for p in disorder)))
     return "started" + (f"; in civil disorder: {', '.join(disorder)}" if disorder else "")
 
 
@@ -540,7 +541,7 @@ def _deadline(context: GmContext, tree: Tree[Any]) -> str:
     when = context.texts.when(deadline)
     _tell_everyone(context, "deadline_subject", context.texts("deadline_mail", game=game.name, phase=game.phase,
                                                               deadline=when))
-    context.lines.append(context.texts("gm_done", what=when))
+    context.lines.append(_done(context, when))
     return f"deadline {context.texts.machine_time(deadline)}"
 
 
@@ -553,7 +554,7 @@ def _pause(context: GmContext, tree: Tree[Any]) -> str:
     _save(context, replace(game, status=PAUSED, deadline=None, settings=settings))
     _tell_everyone(context, "pause_subject", context.texts("pause_mail", game=game.name, phase=game.phase,
                                                            since=context.texts.when(context.now)))
-    context.lines.append(context.texts("gm_done", what="paused"))
+    context.lines.append(_done(context, "paused"))
     return f"paused in {game.phase}"
 
 
@@ -565,7 +566,7 @@ def _resume(context: GmContext, tree: Tree[Any]) -> str:
     _save(context, replace(game, status=ACTIVE, deadline=deadline.isoformat(), settings=settings))
     _tell_everyone(context, "resume_subject", context.texts("resume_mail", game=game.name, phase=game.phase,
                                                             deadline=context.texts.when(deadline)))
-    context.lines.append(context.texts("gm_done", what=context.texts.when(deadline)))
+    context.lines.append(_done(context, context.texts.when(deadline)))
     return f"resumed, deadline {context.texts.machine_time(deadline)}"
 
 
@@ -624,8 +625,20 @@ def _rollback(context: GmContext, tree: Tree[Any]) -> str:
         from adjudicator.service.turn_commands import after_rollback
 
         after_rollback(context.store, context.db, context.config, game.name, target, later, context.now)
-    context.lines.append(context.texts("gm_done", what=f"{target.phase}"))
+    context.lines.append(_done(context, f"{target.phase}"))
     return f"rolled back to {target.phase}"
+
+
+def _done(context: GmContext, what: str) -> str:
+    """The "done" answer, the change worded in the game's language."""
+    return context.texts("gm_done", what=detail_text(what, context.texts, lambda p: _name(context, p)))
+
+
+def _name(context: GmContext, power: str) -> str:
+    """A power's name in the game's language (the key without a game)."""
+    if context.game is None:
+        return power
+    return game_module(context.game.variant).power_name(power, context.game.language)
 
 
 def _editor(context: GmContext) -> PositionEdits:
@@ -643,7 +656,7 @@ def _edit(context: GmContext, change: Callable[[PositionEdits, dict[str, Any]], 
     except GameSetupError as error:
         raise GmRefused(str(error)) from None
     _save(context, replace(context.game, state=state))
-    context.lines.append(context.texts("gm_done", what=what))
+    context.lines.append(_done(context, what))
     return what
 
 
@@ -691,7 +704,7 @@ def _incapacitate(context: GmContext, tree: Tree[Any]) -> str:
 def _orders(context: GmContext, tree: Tree[Any]) -> str:
     power = _power(context, _words(tree, "WORD"))
     context.expect_orders = power
-    context.lines.append(context.texts("gm_orders_follow", power=power))
+    context.lines.append(context.texts("gm_orders_follow", power=_name(context, power)))
     return ""
 
 
@@ -728,12 +741,12 @@ def _replace(context: GmContext, tree: Tree[Any]) -> str:
         game = context.game
         queue_notice(context.store, context.db, context.config, game, seat.address,
                      context.texts("replaced_subject", game=game.name),
-              context.texts("replaced_mail", game=game.name, power=power), context.now)
+              context.texts("replaced_mail", game=game.name, power=_name(context, power)), context.now)
     context.store.update_player(context.db, replace(seat, address=address, password_hash=hash_password(password),
                                                     status="playing", missed=0,
                                                     joined_at=context.now.isoformat()))
     _send_password(context, address, power, password)
-    context.lines.append(context.texts("gm_replaced", power=power))
+    context.lines.append(context.texts("gm_replaced", power=_name(context, power)))
     return f"{power}: new player"
 
 
@@ -744,16 +757,16 @@ def _eject(context: GmContext, tree: Tree[Any]) -> str:
     if seat.address:
         queue_notice(context.store, context.db, context.config, context.game, seat.address,
                      context.texts("ejected_subject", game=context.game.name),
-              context.texts("ejected_mail", game=context.game.name, power=power), context.now)
+              context.texts("ejected_mail", game=context.game.name, power=_name(context, power)), context.now)
     context.store.update_player(context.db, replace(seat, status="disorder", address=None, password_hash=None))
-    context.lines.append(context.texts("gm_ejected", power=power))
+    context.lines.append(context.texts("gm_ejected", power=_name(context, power)))
     return f"{power} ejected, civil disorder"
 
 
 def _end(context: GmContext, outcome: str) -> str:
     assert context.game is not None
     context.game = end_by_agreement(context.store, context.db, context.config, context.game, outcome, context.now)
-    context.lines.append(context.texts("gm_done", what=outcome))
+    context.lines.append(_done(context, outcome))
     return outcome
 
 

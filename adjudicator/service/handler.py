@@ -32,6 +32,7 @@ from adjudicator.service import commands as cmd
 from adjudicator.service import gm
 from adjudicator.service import turn_commands
 from adjudicator.service.auth import check_password, hash_password
+from adjudicator.service.logwording import detail_text, log_line
 from adjudicator.service.notes import note_text
 from adjudicator.service.notify import queue, queue_notice, reply_subject
 from adjudicator.service.press import read_request, send_press
@@ -709,19 +710,25 @@ class _Session:
             return
         phases = self.store.phases(game.name)
         if value.phase is None:
+            texts = Texts(game.language, game.time_zone)
             if not phases:
-                section.lines.append(self.texts("no_history", game=game.name))
-            texts = Texts(self.texts.language, game.time_zone)
+                section.lines.append(texts("no_history", game=game.name))
+            module = game_module(game.variant)
+
+            def name(power: str) -> str:
+                return module.power_name(power, game.language)
+
             for entry in phases:
                 section.lines.append(texts("history_line", phase=entry.phase, at=texts.when(entry.processed_at)))
             for at, kind, detail in self.store.game_log(game.name):
                 if kind in ("created", "started", "resigned", "ended"):
-                    section.lines.append(f"{texts.machine_time(at)} {kind}: {detail}")
+                    section.lines.append(f"{texts.machine_time(at)} {log_line(kind, detail, texts, name)}")
             changes = self.store.audit(game.name)
             if changes:
                 section.lines.append(texts("report_gm_changes") + ":")
             for change in changes:
-                section.lines.append(f"{texts.machine_time(change.at)} GM {change.command} ({change.detail})")
+                section.lines.append(texts("history_gm_change", at=texts.machine_time(change.at),
+                                           command=change.command, detail=detail_text(change.detail, texts, name)))
             return
         wanted = next((e for e in phases if e.phase.upper() == value.phase.upper()), None)
         if wanted is None:

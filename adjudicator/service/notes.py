@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from adjudicator.games.base import Note
 from adjudicator.service.render import Texts
@@ -24,3 +25,9 @@ def note_text(note: Note, texts: Texts, power_name: Callable[[str], str]) -> str
     suggest = fields.pop("suggest", None)
     text = texts(note.key, **fields)
     return f"{text} {texts('did_you_mean', suggest=suggest)}" if suggest else text
+
+
+def note_data_text(data: Mapping[str, Any], texts: Texts, power_name: Callable[[str], str]) -> str:
+    """``note_text`` of a note kept as JSON data (``{"key", "fields"}``)."""
+    fields = data.get("fields") or {}
+    return note_text(Note(str(data["key"]), tuple((str(k), str(v)) for k, v in fields.items())), texts, power_name)

@@ -106,11 +106,15 @@ def _environment() -> jinja2.Environment:
 
 def render(template: str, texts: Texts, power_name: Callable[[str], str], **context: Any) -> str:
     """Render ``templates/<template>`` with ``context`` and the helpers
-    ``t``, ``when``, ``machine_time``, ``power`` and ``powers`` (a list of
-    power names, joined).  Raises on a name the
+    ``t``, ``when``, ``machine_time``, ``power``, ``powers`` (a list of
+    power names, joined) and ``note`` (a game's note stored in report data as
+    ``{"key": ..., "fields": {...}}``, worded in the language).  Raises on a name the
     template uses but the context lacks (never renders a blank silently)."""
+    from adjudicator.service.notes import note_data_text
+
     return _environment().get_template(template).render(
         t=texts, when=texts.when, machine_time=texts.machine_time, power=power_name, language=texts.language,
+        note=lambda data: note_data_text(data, texts, power_name),
         powers=lambda items: ", ".join(power_name(p) for p in items),
         **context,
     )

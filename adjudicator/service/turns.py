@@ -24,6 +24,7 @@ from adjudicator.games.base import GameModule, Resolution
 from adjudicator.games.randomness import REPORT_KEY, judge_key, shuffle
 from adjudicator.mail.compose import Attachment
 from adjudicator.service.notify import queue, queue_notice, queue_to_all
+from adjudicator.service.logwording import detail_text
 from adjudicator.service.render import Texts, render
 from adjudicator.service.verify import (
     OPENING, end_lines, event_text, events_attachment, new_seed, opening_events_of, start_lines,
@@ -339,7 +340,11 @@ def resolve_phase(
         outcome=outcome,
         settings={k: v for k, v in game.settings.items() if k != "grace_phase"},
     )
-    changes = [f"{entry.command} ({entry.detail})" for entry in store.audit(game.name, unreported_only=True)]
+    def power_name(power: str) -> str:
+        return module.power_name(power, game.language)
+
+    changes = [f"{entry.command} ({detail_text(entry.detail, texts_for(game), power_name)})"
+               for entry in store.audit(game.name, unreported_only=True)]
     images = report_images(module, game.name, game.state, resolution.report, language=game.language,
                            texts=texts_for(game))
     text, html = render_report(config, following, module, resolution.report, late, game.phase, changes, disorder,

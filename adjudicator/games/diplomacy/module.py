@@ -20,6 +20,7 @@ from adjudicator.games.diplomacy.core.mapdata import GameMap, load_map
 from adjudicator.games.diplomacy.core.model import PhaseKind
 from adjudicator.games.base import JSON, SimultaneousPhases, GameSetupError, OrderCheck, Resolution
 from adjudicator.games.diplomacy.arrival import check_power_orders
+from adjudicator.games.diplomacy.wording import reason_note
 from adjudicator.games.diplomacy.variants import rules_for
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -217,6 +218,9 @@ class DiplomacyGame(SimultaneousPhases):
             )
         orders: dict[str, list[JSON]] = {}
         for entry in output["orders"]:
+            note = reason_note(entry["reason"]) if entry.get("reason") else None
+            if note is not None:
+                entry = {**entry, "reason_note": {"key": note.key, "fields": dict(note.fields)}}
             orders.setdefault(entry["power"], []).append(entry)
         confession_changes = []
         old_confessions = before.get("confessions") or {}

@@ -31,7 +31,7 @@ REASONS: tuple[tuple[str, str], ...] = (
     ("why_unexpected_word", r"unexpected '(?P<word>.+)': expected (?P<expected>.+)"),
     ("why_unexpected_character", r"unexpected character '(?P<char>.+)'"),
     ("why_no_unit", rf"there is no unit in (?P<province>{_P})"),
-    ("why_no_unit_to", rf"there is no unit in (?P<province>{_P}) to (?P<what>support|convoy)"),
+    ("why_no_unit_to", rf"there is no unit in (?P<province>{_P}) to (?P<what_key>support|convoy)"),
     ("why_not_own", rf"the unit in (?P<province>{_P}) belongs to (?P<power>{_W})"),
     ("why_army_to_sea", r"an army cannot move to a sea"),
     ("why_fleet_inland", rf"a fleet cannot go to (?P<province>{_P}), it is inland"),
@@ -104,6 +104,9 @@ REASONS: tuple[tuple[str, str], ...] = (
     ("why_no_transform_dislodged", r"dislodged, so it does not transform"),
     ("why_second_leg", rf"stopped in (?P<province>{_P}): second leg (?P<reason>.+)"),
     ("why_supported_elsewhere", rf"the supported fleet moves to (?P<destination>{_P})"),
+    ("why_supported_moves", r"the supported unit moves instead of holding"),
+    ("why_supported_other_move", r"the supported unit does not make that move"),
+    ("why_army_not_convoyed", r"the army does not move as convoyed"),
     ("why_civil_disorder", r"civil disorder"),
     ("why_no_retreat_ordered", r"no retreat ordered"),
     ("why_retreat_bounced", r"bounced with another retreat; the unit is disbanded"),
@@ -130,6 +133,8 @@ def reason_note(message: str, hint: str = "") -> Note | None:
         fields = {name: value for name, value in found.groupdict().items() if value is not None}
         if "head" in fields:
             key = "why_missing_dash"
+        if "what_key" in fields:
+            fields["what_key"] = f"why_what_{fields['what_key']}"
         if key == "why_second_leg":
             inner = reason_note(fields.pop("reason"))
             fields["reason_key"] = inner.key if inner is not None else "why_bounced"
