@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
+import sqlite3
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -245,6 +248,9 @@ def command_receive(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, std
     try:
         incoming = read_pipe(raw)
         mail, new = store.save_inbound(incoming.raw, incoming.source, datetime.now(timezone.utc).isoformat())
+    except sqlite3.OperationalError as error:  # database locked or busy: the mail system tries again
+        print(f"adjudicator receive: the database is busy ({error}); try again later", file=stderr)
+        return EX_TEMPFAIL
     finally:
         store.close()
     print(f"{'stored' if new else 'already stored'} {mail.id}", file=stdout)
@@ -255,7 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``adjudicator`` command."""
     parser = argparse.ArgumentParser(prog="adjudicator", description="A play-by-email judge for Diplomacy variants.")
     parser.add_argument("--version", action="version", version=f"adjudicator {__version__}")
-    parser.add_argument("--config", metavar="FILE", type=Path, help="configuration file (see config.example.toml)")
+    parser.add_argument("--config", metavar="FILE", type=Path,
+                        help="configuration file (see config.example.toml); before or after the subcommand")
+    parser.add_argument("--verbose", action="store_true", help="log the scheduler's every run too")
     commands = parser.add_subparsers(dest="command", required=True)
     adjudicate = commands.add_parser("adjudicate", help="resolve one phase given as a JSON case")
     adjudicate.add_argument("--input", "-i", metavar="FILE", help="the JSON case (default: standard input)")
@@ -286,15 +294,60 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_NEEDS_SECRETS = ("serve",)
+"""Commands that send mail or answer ADMIN: only they need the passwords."""
+
+
+def _global_options(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``--config FILE`` and ``--verbose`` taken from anywhere in ``argv``
+    (before or after the subcommand): (those options, the rest)."""
+    own: list[str] = []
+    rest: list[str] = []
+    words = list(argv)
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word == "--config" and index + 1 < len(words):
+            own += words[index:index + 2]
+            index += 2
+            continue
+        if word.startswith("--config=") or word == "--verbose":
+            own.append(word)
+        else:
+            rest.append(word)
+        index += 1
+    return own, rest
+
+
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    """Run the command line; returns the exit status.  A closed output
+    pipe (``| head``) ends the command quietly; ``receive`` exits 75
+    (try again later) for a problem that is not the mail's."""
+    own, rest = _global_options(list(sys.argv[1:] if argv is None else argv))
+    args = build_parser().parse_args(own + rest)
     err = stderr or sys.stderr
+    logging.getLogger("apscheduler").setLevel(logging.DEBUG if args.verbose else logging.ERROR)
     try:
-        args.config = load_config(args.config)
+        args.config = load_config(args.config, need_secrets=args.command in _NEEDS_SECRETS)
     except ConfigError as error:
         print(f"adjudicator: bad configuration: {error}", file=err)
-        return 2
-    status: int = args.handler(args, stdin or sys.stdin, stdout or sys.stdout, err)
+        return EX_TEMPFAIL if args.command == "receive" else 2
+    out = stdout or sys.stdout
+    try:
+        status: int = args.handler(args, stdin or sys.stdin, out, err)
+        out.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
     return status
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe: send what is left of standard output nowhere,
+    so Python's exit flush raises no second error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (tests): nothing to quiet
+        pass

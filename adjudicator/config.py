@@ -253,10 +253,13 @@ def _apply(config: Config, path: str, value: Any) -> Config:
     return replace(config, **{section: replace(part, **{key: value})})
 
 
-def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> Config:
+def load_config(path: Path | None, environ: Mapping[str, str] | None = None, *,
+                need_secrets: bool = True) -> Config:
     """Read ``path`` (``None``: the embedded defaults) into a ``Config``;
     ``environ`` supplies the secrets named by ``password_env`` keys
-    (default: the process environment)."""
+    (default: the process environment).  With ``need_secrets`` False (a
+    command that sends no mail and answers no ADMIN), a password whose
+    environment variable is unset is simply left empty."""
     environ = os.environ if environ is None else environ
     if path is None:
         return _resolve_paths(Config(), Path.cwd())
@@ -279,6 +282,8 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
             try:
                 checked = check(value)
                 if key.endswith("_env"):
+                    if checked not in environ and not need_secrets and key != "url_env":
+                        continue
                     if checked not in environ:
                         raise ValueError(f"the environment variable {checked} is not set")
                     checked = environ[checked]
@@ -287,11 +292,11 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
             except ValueError as error:
                 raise ConfigError(f"{where}: {section}.{key}: {error}") from None
             config = _apply(config, target, checked)
-    _require(config, where)
+    _require(config, where, need_secrets)
     return _resolve_paths(config, path.parent.resolve())
 
 
-def _require(config: Config, where: str) -> None:
+def _require(config: Config, where: str, need_secrets: bool = True) -> None:
     """Settings that other settings make necessary."""
     if config.mailbox.kind == "imap":
         for key in ("host", "user"):
@@ -299,9 +304,9 @@ def _require(config: Config, where: str) -> None:
                 raise ConfigError(f"{where}: mailbox.{key} is missing (needed when mailbox.kind = \"imap\")")
     if config.smtp.kind == "smtp" and not config.smtp.host:
         raise ConfigError(f"{where}: smtp.host is missing (needed when smtp.kind = \"smtp\")")
-    if config.admin and not config.admin_password:
+    if need_secrets and config.admin and not config.admin_password:
         raise ConfigError(f"{where}: judge.admin_password (or judge.admin_password_env) is missing for judge.admin")
-    if config.smtp.user and not config.smtp.password:
+    if need_secrets and config.smtp.user and not config.smtp.password:
         raise ConfigError(f"{where}: smtp.password (or smtp.password_env) is missing for smtp.user {config.smtp.user!r}")
 
 

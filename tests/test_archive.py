@@ -154,6 +154,8 @@ def test_the_browser_check_does_see_errors(tmp_path: Path) -> None:
 def test_exporting_an_unknown_game_exits_1(tmp_path: Path) -> None:
     config = tmp_path / "judge.toml"
     config.write_text('[judge]\naddress = "judge@pbem.test"\n', encoding="utf-8")
+    (tmp_path / "var").mkdir()
+    Store(tmp_path / "var" / "adjudicator.sqlite3").close()
     done = export(config, "nosuchgame", "-o", str(tmp_path / "site"))
     assert done.returncode == 1 and "nosuchgame" in done.stderr
     assert not (tmp_path / "site").exists()

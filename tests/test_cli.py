@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from adjudicator.service.store import Store
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -206,6 +208,9 @@ def test_receive_stores_a_piped_mail_once(tmp_path: Path) -> None:
             input=raw, capture_output=True, cwd=ROOT, timeout=60,
         )
 
+    missing = receive(mail)  # no database yet: the operator's mistake, so the mail system tries again
+    assert missing.returncode == 75 and b"no database at" in missing.stderr
+    Store(tmp_path / "data" / "judge.sqlite3").close()
     first = receive(mail)
     assert first.returncode == 0 and first.stdout.decode().startswith("stored ")
     again = receive(mail)

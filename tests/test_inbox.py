@@ -387,3 +387,41 @@ def test_gm_answers_and_the_change_log_are_in_the_game_language(table: Table, la
     started = [line for line in history if "S1901M" in line and ("started" in line or "gestartet" in line)]
     assert started and started[0].endswith("started: phase S1901M" if language == "en"
                                            else "gestartet: Phase S1901M")
+
+
+# --- 7. The start mail ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("language", "lines"), [
+    ("en", ["You play England.", "Your home centres: EDI, LON, LVP", "Your units: F LON, F EDI, A LVP"]),
+    ("de", ["Du spielst England.", "Deine Heimatzentren: EDI, LON, LVP", "Deine Einheiten: F LON, F EDI, A LVP"]),
+])
+def test_the_start_mail_gives_power_centres_units_deadline_and_map(table: Table, language: str,  # noqa: F811
+                                                                   lines: list[str]) -> None:
+    table.create(language=language)
+    out = table.seat_everyone()
+    start = out.one("start", address("England"))
+    text = start.text.splitlines()
+    first = text.index(lines[0])
+    assert text[first:first + 3] == lines
+    assert ("Phase S1901M, deadline Friday" if language == "en" else "Phase S1901M, Frist Freitag") in start.text
+    assert ("attached as spiel1-S1901M.png" if language == "en" else "hängt als spiel1-S1901M.png an") in start.text
+    assert b"spiel1-S1901M.png" in start.raw and b"image/png" in start.raw
+
+
+def test_a_30jk_start_mail_names_the_random_confession(table: Table) -> None:  # noqa: F811
+    from adjudicator.service.turns import create_game
+    create_game(table.store, table.config, "jk", "30jk", {"language": "de", "confessions": "random"}, table.now,
+                seed=7)
+    powers = [seat.power for seat in table.store.players("jk")]
+    for index, power in enumerate(powers):
+        table.deliver(f"p{index}@players.test", f"ANMELDEN {power} jk geheim")
+    out = table.poll()
+    game = table.store.game("jk")
+    assert game is not None and game.status == "active"
+    for index, power in enumerate(powers):
+        mail = out.one("start", f"p{index}@players.test")
+        state = game.state["confessions"][power]["state"]
+        word = {"catholic": "katholisch", "protestant": "protestantisch"}[state]
+        assert f"Deine Konfession: {word}" in mail.text
+        assert "Deine Einheiten: " in mail.text and "Deine Heimatzentren: " in mail.text

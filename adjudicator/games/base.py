@@ -20,7 +20,7 @@ written before they existed still works).  Randomness comes only from
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.games.pictures.scene import Scene
@@ -329,6 +329,17 @@ class GameModule(Protocol):
         records: a shuffled deck, random start positions), in counter
         order; the judge lists them in the start mail and keeps them for
         ``adjudicator verify``.  Empty when ``start`` draws nothing."""
+        ...  # pragma: no cover
+
+
+@runtime_checkable
+class DescribesSeats(Protocol):
+    """A game module that says, for the start mail, what a seat begins
+    with (home centres, units, a confession): public facts, as catalogue
+    notes worded by the service in the game's language."""
+
+    def seat_notes(self, state: JSON, power: str) -> tuple[Note, ...]:
+        """What ``power`` starts with in ``state``."""
         ...  # pragma: no cover
 
 

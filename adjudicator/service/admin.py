@@ -19,6 +19,7 @@ from typing import Any, TextIO
 from adjudicator.config import format_duration, parse_duration
 from adjudicator.games import UnknownGame, game_module
 from adjudicator.games.base import GameSetupError
+from adjudicator.service.render import Texts
 from adjudicator.service.demo import SCRIPTS, demo_config, play
 from adjudicator.service.auth import hash_password
 from adjudicator.service.imap import MailboxUnavailable
@@ -29,9 +30,17 @@ from adjudicator.service.turns import GameError, create_game
 EX_TEMPFAIL = 75  # sysexits.h: try again later (procmail keeps the mail)
 
 
-def open_store(args: argparse.Namespace, stderr: TextIO) -> Store | None:
+def open_store(args: argparse.Namespace, stderr: TextIO, *, create: bool = False) -> Store | None:
     """The configured database, or None after saying on ``stderr`` why it
-    cannot be used (the command then exits with ``EX_TEMPFAIL``)."""
+    cannot be used (the command then exits with ``EX_TEMPFAIL``).  Only
+    with ``create`` (``serve``, ``game create``) is a missing SQLite file
+    made; otherwise it is an error naming the path, so a command run in
+    the wrong folder never starts an empty database."""
+    target = args.config.store_target
+    if not create and isinstance(target, Path) and not target.exists():
+        print(f"adjudicator {args.command}: no database at {target} (serve or game create makes one; "
+              f"is --config right?)", file=stderr)
+        return None
     try:
         return Store(args.config.store_target)
     except StoreError as error:
@@ -65,7 +74,7 @@ def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO,
         except ValueError as error:
             print(f"adjudicator game create: --option {key}: {error}", file=stderr)
             return 2
-    store = open_store(args, stderr)
+    store = open_store(args, stderr, create=True)
     if store is None:
         return EX_TEMPFAIL
     gm_password = secrets.token_urlsafe(9) if args.gm else None
@@ -122,7 +131,7 @@ def command_game_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, s
         submissions = store.submissions(game.name, game.phase)
         print(f"game:     {game.name} ({game.variant}), {game.status}", file=stdout)
         print(f"phase:    {game.phase}", file=stdout)
-        print(f"deadline: {game.deadline or '-'} ({game.time_zone})", file=stdout)
+        print(f"deadline: {Texts('en', game.time_zone).machine_time(game.deadline)} ({game.time_zone})", file=stdout)
         print(f"gm:       {game.gm or '-'}", file=stdout)
         print(f"deadlines: {', '.join(f'{k} {format_duration(v)}' for k, v in sorted(game.deadlines.items()))}",
               file=stdout)
@@ -179,7 +188,7 @@ def command_outbox(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stde
 def command_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Run the judge until SIGTERM/SIGINT (``--once``: one round, then exit)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=stderr)
-    store = open_store(args, stderr)
+    store = open_store(args, stderr, create=True)
     if store is None:
         return EX_TEMPFAIL
     config = args.config

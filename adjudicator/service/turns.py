@@ -20,11 +20,12 @@ from typing import Any, Callable, Mapping, Sequence
 from adjudicator.config import Config
 from adjudicator.service.pictures import report_images
 from adjudicator.games import game_module
-from adjudicator.games.base import GameModule, Resolution
+from adjudicator.games.base import DescribesSeats, GameModule, Resolution
 from adjudicator.games.randomness import REPORT_KEY, judge_key, shuffle
 from adjudicator.mail.compose import Attachment
 from adjudicator.service.notify import queue, queue_notice, queue_to_all
 from adjudicator.service.logwording import detail_text
+from adjudicator.service.notes import note_text
 from adjudicator.service.render import Texts, render
 from adjudicator.service.verify import (
     OPENING, end_lines, event_text, events_attachment, new_seed, opening_events_of, start_lines,
@@ -188,16 +189,24 @@ def start_game(store: Store, db: Connection, config: Config, game: GameRecord, n
     store.update_game(db, started)
     store.log(db, game.name, now.isoformat(), "started", f"phase {game.phase}")
     texts = texts_for(started)
+
+    def name(power: str) -> str:
+        return module.power_name(power, started.language)
+
+    images = report_images(module, game.name, started.state, {}, language=started.language, texts=texts)
     for player in store.players(game.name):
         if player.address:
+            begins = module.seat_notes(started.state, player.power) if isinstance(module, DescribesSeats) else ()
             text = render(
-                "game_start.txt.j2", texts, lambda p: module.power_name(p, started.language),
+                "game_start.txt.j2", texts, name,
                 judge=config.address, game=started, you=player.power, players=store.players(game.name),
                 must_act=module.must_act(started.state),
                 private=module.private_lines(started.state, player.power, started.language),
                 random_lines=start_lines(started, texts),
+                seat=[note_text(n, texts, name) for n in begins], map_image=images[0] if images else None,
             )
-            queue(store, db, config, player.address, texts("start_subject", game=game.name), text, now)
+            queue(store, db, config, player.address, texts("start_subject", game=game.name), text, now,
+                  attachments=images)
     if module.turn(started.state) is not None:
         return _start_turns(store, db, config, started, now)
     return started

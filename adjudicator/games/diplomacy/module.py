@@ -18,7 +18,7 @@ from adjudicator.games.diplomacy.core.adjustments import allowances
 from adjudicator.games.diplomacy.core.engine import PhaseResult, adjudicate, initial_position
 from adjudicator.games.diplomacy.core.mapdata import GameMap, load_map
 from adjudicator.games.diplomacy.core.model import PhaseKind
-from adjudicator.games.base import JSON, SimultaneousPhases, GameSetupError, OrderCheck, Resolution
+from adjudicator.games.base import JSON, SimultaneousPhases, GameSetupError, Note, OrderCheck, Resolution
 from adjudicator.games.diplomacy.arrival import check_power_orders
 from adjudicator.games.diplomacy.wording import reason_note
 from adjudicator.games.diplomacy.variants import rules_for
@@ -159,6 +159,17 @@ class DiplomacyGame(SimultaneousPhases):
             result.draw,
             tuple(result.eliminated),
         )
+
+    def seat_notes(self, state: JSON, power: str) -> tuple[Note, ...]:
+        """The power's home centres, its units and (30JK) its confession,
+        as in ``state`` (a random confession is drawn at the start)."""
+        homes = ", ".join(self.game_map.home_centres(power))
+        units = ", ".join((state.get("units") or {}).get(power, ())) or "-"
+        notes = [Note("start_homes", (("centres", homes),)), Note("start_units", (("units", units),))]
+        confession = (state.get("confessions") or {}).get(power)
+        if confession:
+            notes.append(Note("start_confession", (("state_key", f"map_{confession['state'].replace('-', '_')}"),)))
+        return tuple(notes)
 
     def private_lines(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
         """Nothing: in Diplomacy the whole board is public."""
