@@ -425,3 +425,101 @@ def test_a_30jk_start_mail_names_the_random_confession(table: Table) -> None:  #
         word = {"catholic": "katholisch", "protestant": "protestantisch"}[state]
         assert f"Deine Konfession: {word}" in mail.text
         assert "Deine Einheiten: " in mail.text and "Deine Heimatzentren: " in mail.text
+
+
+# --- 10. GM paper cuts -------------------------------------------------------------------
+
+
+GM_ADDRESS = "gm@pbem.test"
+GM_SECRET = "gm-secret"
+
+
+def _with_gm(table: Table) -> None:  # noqa: F811
+    """Give spiel1 the GM password ``GM_SECRET``."""
+    import dataclasses
+
+    from adjudicator.service.auth import hash_password
+    game = table.store.game("spiel1")
+    assert game is not None
+    with table.store.transaction() as db:
+        table.store.update_game(db, dataclasses.replace(
+            game, settings={**game.settings, "gm_password_hash": hash_password(GM_SECRET)}))
+
+
+def _gm_mail(table: Table, *lines: str):  # type: ignore[no-untyped-def]  # noqa: F811
+    return table.send(GM_ADDRESS, f"GAMEMASTER spiel1 {GM_SECRET}", *lines)
+
+
+@pytest.mark.parametrize(("language", "line"), [
+    ("en", "spiel1 starts with S1901M. Nobody took these powers; they are in civil disorder: France, Germany, "
+           "Italy, Russia, Turkey"),
+    ("de", "spiel1 beginnt mit S1901M. Niemand hat diese Mächte genommen; sie sind in Anarchie: Frankreich, "
+           "Deutschland, Italien, Russland, Türkei"),
+])
+def test_start_lists_exactly_the_open_powers(table: Table, language: str, line: str) -> None:  # noqa: F811
+    table.create(language=language)
+    _with_gm(table)
+    for power in ("Austria", "England"):
+        table.ack(address(power), signon(power))
+    ack = _gm_mail(table, "GM START").one("acknowledgement", GM_ADDRESS)
+    assert ack.section("GM START") == [line]
+
+
+def test_pause_and_resume_keep_the_deadline_on_a_whole_minute(english: Table) -> None:
+    from datetime import datetime, timedelta
+    _with_gm(english)
+    english.now += timedelta(seconds=12.4)
+    _gm_mail(english, "GM PAUSE")
+    english.now += timedelta(hours=5, seconds=0.6)
+    _gm_mail(english, "GM RESUME")
+    game = english.store.game("spiel1")
+    assert game is not None and game.deadline is not None
+    deadline = datetime.fromisoformat(game.deadline)
+    assert (deadline.second, deadline.microsecond) == (0, 0)
+
+
+def test_several_gm_commands_in_one_mail_send_each_player_one_notice(english: Table) -> None:
+    _with_gm(english)
+    out = _gm_mail(english, "GM DEADLINE +24h", "GM PAUSE", "GM RESUME")
+    to_austria = [m for m in out if m.to == address("Austria")]
+    assert len(to_austria) == 1
+    assert to_austria[0].subject.endswith("spiel1: changes by the game master")
+    assert "changed the deadline" in to_austria[0].text and "paused" in to_austria[0].text
+
+
+def test_preview_attaches_its_map(english: Table) -> None:
+    _with_gm(english)
+    ack = _gm_mail(english, "GM PREVIEW").one("acknowledgement", GM_ADDRESS)
+    assert b"image/png" in ack.raw and b"spiel1-S1901M.png" in ack.raw
+
+
+def test_dryrun_shows_each_distinct_mail_once_with_its_recipients(english: Table) -> None:
+    _with_gm(english)
+    ack = _gm_mail(english, "GM DRYRUN PAUSE").one("acknowledgement", GM_ADDRESS)
+    lines = ack.section("GM DRYRUN PAUSE")
+    would = [line for line in lines if line.startswith("  Mail to ") or line.startswith("Mail to ")]
+    assert len(would) == 1, lines
+    assert all(address(power) in would[0] for power in ("Austria", "Turkey"))
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_gm_answers_show_no_json_paths(table: Table, language: str) -> None:  # noqa: F811
+    _game(table, language)
+    _with_gm(table)
+    ack = _gm_mail(table, "GM UNIT ADD A Vie Austria").one("acknowledgement", GM_ADDRESS)
+    answer = " ".join(ack.section("GM UNIT ADD A Vie Austria"))
+    assert "units." not in answer and "[" not in answer and "VIE" in answer
+
+
+def test_the_welcome_mail_carries_the_essentials(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    made = Table(tmp_path)
+    made.config = dataclasses.replace(made.config, admin="admin@pbem.test", admin_password="admin-pw")
+    made.judge.config = made.config
+    out = made.send("admin@pbem.test", "ADMIN admin-pw", f"GM CREATE neu standard {GM_ADDRESS}")
+    welcome = next(m for m in out if m.to == GM_ADDRESS)
+    assert "GM HELP lists every command with an example" in welcome.text
+    assert "GM DRYRUN <command> shows what a command would do" in welcome.text
+    assert "docs/" not in welcome.text
+    made.store.close()

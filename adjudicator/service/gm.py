@@ -29,7 +29,9 @@ from adjudicator.config import Config, format_duration, parse_duration
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, GameSetupError, PositionEdits
 from adjudicator.resources import grammar_path
+from adjudicator.mail.compose import Attachment
 from adjudicator.service.auth import hash_password
+from adjudicator.service.pictures import report_images
 from adjudicator.service.notify import queue_notice
 from adjudicator.service.logwording import detail_text
 from adjudicator.service.render import Texts
@@ -217,6 +219,11 @@ class GmContext:
     texts: Texts
     lines: list[str] = field(default_factory=list)
     expect_orders: str | None = None
+    notices: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """Notices to the players of this mail's commands, by address: sent as
+    one mail per player when the mail is done (``send_notices``)."""
+    attachments: list[Attachment] = field(default_factory=list)
+    """Pictures for the GM's answer (the map of a PREVIEW)."""
 
 
 def run(context: GmContext, text: str) -> None:
@@ -274,8 +281,9 @@ def _dry_run(context: GmContext, inner: Tree[Any] | Token, text: str) -> None:
     context.db.execute("SAVEPOINT gm_dry_run")
     answer: list[str] = []
     try:
-        trial = replace(context, lines=answer)
+        trial = replace(context, lines=answer, notices={}, attachments=[])
         _carry_out(trial, inner, " ".join(text.split()[1:]))
+        send_notices(trial)
         mails = context.db.execute("SELECT message, recipients FROM outbox WHERE seq > ? ORDER BY seq",
                                    (before,)).fetchall()
     except GmRefused as refusal:
@@ -286,12 +294,16 @@ def _dry_run(context: GmContext, inner: Tree[Any] | Token, text: str) -> None:
         context.db.execute("RELEASE SAVEPOINT gm_dry_run")
     context.lines.append(context.texts("gm_dry_run"))
     context.lines.extend(answer)
+    distinct: dict[tuple[str, str], list[str]] = {}  # (subject, text) -> recipients: each mail shown once
     for raw, to in mails:
         message = message_from_bytes(bytes(raw), policy=policy.default)
-        context.lines.append(context.texts("gm_would_mail", to=to.replace("\n", ", "), subject=message["Subject"]))
         body = message.get_body(preferencelist=("plain",))
-        if body is not None:
-            context.lines.extend("    " + line for line in str(body.get_content()).splitlines()[:200])
+        content = str(body.get_content()) if body is not None else ""
+        content = "\n".join(line for line in content.splitlines() if not line.startswith(":: Power:"))
+        distinct.setdefault((str(message["Subject"]), content), []).extend(to.split("\n"))
+    for (subject, content), addresses in distinct.items():
+        context.lines.append(context.texts("gm_would_mail", to=", ".join(addresses), subject=subject))
+        context.lines.extend("    " + line for line in content.splitlines()[:200])
 
 
 # --- helpers -------------------------------------------------------------------
@@ -320,12 +332,33 @@ def _save(context: GmContext, game: GameRecord) -> None:
     context.game = game
 
 
+def whole_minute(moment: datetime) -> datetime:
+    """``moment`` rounded to the nearest whole minute (a paused game's
+    deadline does not come back as 19:59:59.6)."""
+    return (moment + timedelta(seconds=30)).replace(second=0, microsecond=0)
+
+
 def _tell_everyone(context: GmContext, subject_key: str, text: str) -> None:
+    """Collect a notice for every player; ``send_notices`` mails them."""
     assert context.game is not None
     game = context.game
     for address in recipients(context.store, game):
-        queue_notice(context.store, context.db, context.config, game, address,
-                     context.texts(subject_key, game=game.name), text, context.now)
+        context.notices.setdefault(address, []).append((context.texts(subject_key, game=game.name), text))
+
+
+def send_notices(context: GmContext) -> None:
+    """Queue what the GM's commands of one mail told the players: one mail
+    per player, however many commands there were (several notices are
+    joined under one subject)."""
+    game = context.game
+    if game is None:
+        context.notices.clear()
+        return
+    for address, notices in context.notices.items():
+        subject = notices[0][0] if len(notices) == 1 else context.texts("gm_changes_subject", game=game.name)
+        text = "\n\n".join(text for _, text in notices)
+        queue_notice(context.store, context.db, context.config, game, address, subject, text, context.now)
+    context.notices.clear()
 
 
 def _new_password() -> str:
@@ -515,9 +548,11 @@ def _start(context: GmContext, tree: Tree[Any]) -> str:
     game = start_game(context.store, context.db, context.config, context.game, context.now)
     context.game = game
     disorder = [p.power for p in context.store.players(game.name) if p.status == "disorder"]
-    context.lines.append(context.texts("game_started", game=game.name, phase=game.phase))
-    if disorder:
-        context.lines.append(context.texts("gm_open_disorder", powers=", ".join(_name(context, p) for p in disorder)))
+    if disorder:  # never "all powers are taken" when some were not
+        context.lines.append(context.texts("gm_started_open", game=game.name, phase=game.phase,
+                                           powers=", ".join(_name(context, p) for p in disorder)))
+    else:
+        context.lines.append(context.texts("game_started", game=game.name, phase=game.phase))
     return "started" + (f"; in civil disorder: {', '.join(disorder)}" if disorder else "")
 
 
@@ -561,7 +596,7 @@ def _pause(context: GmContext, tree: Tree[Any]) -> str:
 def _resume(context: GmContext, tree: Tree[Any]) -> str:
     assert context.game is not None
     game = context.game
-    deadline = context.now + timedelta(seconds=int(game.settings.get("paused_left", 3600)))
+    deadline = whole_minute(context.now + timedelta(seconds=int(game.settings.get("paused_left", 3600))))
     settings = {k: v for k, v in game.settings.items() if k not in ("paused_left", "paused_at", "pause_notice_at")}
     _save(context, replace(game, status=ACTIVE, deadline=deadline.isoformat(), settings=settings))
     _tell_everyone(context, "resume_subject", context.texts("resume_mail", game=game.name, phase=game.phase,
@@ -601,6 +636,8 @@ def _preview(context: GmContext, tree: Tree[Any]) -> str:
     context.lines.append(context.texts("gm_preview", phase=game.phase))
     if report is not None:
         context.lines.extend("    " + line for line in report.report_text.splitlines())
+        context.attachments.extend(report_images(_module(context), game.name, report.state, report.report,
+                                                 language=game.language, texts=context.texts))
     return ""
 
 

@@ -222,6 +222,12 @@ class _Session:
             self.block_for(None)
         self._finish_orders()
         self._refuse_ready()
+        self._flush_staff()
+
+    def _flush_staff(self) -> None:
+        """One notice per player for all GM commands of the mail so far."""
+        if self.staff is not None:
+            gm.send_notices(self.staff)
 
     def _refuse_ready(self) -> None:
         """Take back every READY of this mail when a line was rejected."""
@@ -745,6 +751,7 @@ class _Session:
         if isinstance(value, cmd.GameMaster):
             section = Section(f"GAMEMASTER {value.game} ****")
             self.sections.append(section)
+            self._flush_staff()
             self.staff = None
             game = self.store.game(value.game)
             stored = game.settings.get("gm_password_hash") if game is not None else None
@@ -759,6 +766,7 @@ class _Session:
         if isinstance(value, cmd.Admin):
             section = Section("ADMIN ****")
             self.sections.append(section)
+            self._flush_staff()
             self.staff = None
             expected = self.config.admin_password
             if not expected or not hmac.compare_digest(value.password.encode(), expected.encode()):
@@ -776,6 +784,8 @@ class _Session:
         self.staff.lines = section.lines
         self.staff.texts = self.texts
         gm.run(self.staff, value.text)
+        self.attachments.extend(self.staff.attachments)
+        self.staff.attachments.clear()
         if self.staff.game is not None:
             self.touched.add(self.staff.game.name)
         if self.staff.expect_orders is not None:

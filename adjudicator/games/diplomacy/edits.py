@@ -9,6 +9,7 @@ wrong.  Nothing else of the state changes.
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from adjudicator.games.diplomacy.contract import CaseError, case_from_json, parse_unit
@@ -22,11 +23,21 @@ CONFESSION_WORDS = {
 }
 
 
+_PATH = re.compile(r"^(?:units|centers|dislodged|confessions|orders|options|phase|variant|unit|standoffs)\b[^:]*: ")
+
+
+def plain(error: CaseError) -> str:
+    """The case error without its JSON path (``units.Bayern[2]: Tir already
+    holds A Tir`` -> ``Tir already holds A Tir``): a GM's answer never
+    shows the state's inner structure."""
+    return _PATH.sub("", str(error))
+
+
 def _checked(state: JSON) -> JSON:
     try:
         case_from_json(state)
     except CaseError as error:
-        raise GameSetupError(str(error)) from None
+        raise GameSetupError(plain(error)) from None
     return state
 
 
@@ -65,7 +76,7 @@ def add_unit(state: JSON, power_name: str, kind: str, location: str) -> JSON:
     try:
         unit = parse_unit(game_map, power, f"{kind.upper()} {location}", "unit")
     except CaseError as error:
-        raise GameSetupError(str(error).removeprefix("unit: ")) from None
+        raise GameSetupError(plain(error)) from None
     result = copy.deepcopy(state)
     units = result.setdefault("units", {})
     units.setdefault(power, []).append(str(unit))
@@ -88,7 +99,7 @@ def move_unit(state: JSON, origin: str, destination: str) -> JSON:
     try:
         unit = parse_unit(game_map, power, f"{text.split(' ', 1)[0]} {destination}", "unit")
     except CaseError as error:
-        raise GameSetupError(str(error).removeprefix("unit: ")) from None
+        raise GameSetupError(plain(error)) from None
     result = copy.deepcopy(state)
     result["units"][power][index] = str(unit)
     return _checked(result)
