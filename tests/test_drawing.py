@@ -286,7 +286,7 @@ def test_voronoi_cells_tile_the_box_and_hold_their_sites(points: list[tuple[int,
 # --- the report mail ------------------------------------------------------------------
 
 
-def test_a_report_mail_carries_the_map_inline_and_attached() -> None:
+def test_a_report_mail_carries_the_map_once_inline_with_its_file_name() -> None:
     state, report, _ = movement()
     images = report_images(STANDARD, "spiel1", state, report, language="en", texts=Texts("en"))
     assert [(i.filename, i.mime_type, i.content_id) for i in images] == [
@@ -301,8 +301,9 @@ def test_a_report_mail_carries_the_map_inline_and_attached() -> None:
     assert len(related) == 1
     inline = [p for p in related[0].iter_parts() if p.get_content_type() == "image/png"]
     assert len(inline) == 1 and inline[0]["Content-ID"] == f"<{images[0].content_id}>"
-    attached = [p for p in message.walk() if p.get_content_type() == "image/png" and p.get_content_disposition() == "attachment"]
-    assert len(attached) == 1 and attached[0].get_content() == images[0].data
+    assert inline[0].get_filename() == "spiel1-F1901M.png" and inline[0].get_content() == images[0].data
+    pictures = [p for p in message.walk() if p.get_content_type() == "image/png"]
+    assert len(pictures) == 1  # once per mail (issue 13 point 11), not inline and attached again
 
 
 def test_games_without_a_map_get_no_picture_and_a_broken_state_does_not_stop_the_report() -> None:

@@ -54,7 +54,7 @@ def test_map_show_lists_a_province() -> None:
         "STP  St Petersburg / Sankt Petersburg",
         "  terrain: coastal, supply centre (home of Russia)",
         "  also written: Saint Petersburg, StPetersburg, St-Petersburg, Sankt-Petersburg, Petersburg, StPete, St Pete",
-        "  seat: 61.0000 N, 32.0000 E",
+        "  seat: 63.0000 N, 30.5000 E",
         "  army to: FIN, LVN, MOS, NWY",
         "  fleet on STP/NC to: BAR, NWY",
         "  fleet on STP/SC to: BOT, FIN, LVN",

@@ -240,9 +240,10 @@ def compose(
       that order);
     - the body is text/plain in UTF-8; with ``html`` it is
       multipart/alternative, plain text first and HTML last; attachments
-      with a ``content_id`` sit in a multipart/related next to the HTML
-      and are attached as ordinary files too; the whole is
-      multipart/mixed when there are attachments;
+      with a ``content_id`` sit in a multipart/related next to the HTML,
+      with their file name, and are carried only there (once per mail;
+      without HTML they are ordinary attachments); the whole is
+      multipart/mixed when there are other attachments;
     - no header can be injected: control characters and line breaks in
       subject, names, file names and message ids become spaces, ``=?`` in
       them is written ``= ?`` (no RFC 2047 word that could decode to a
@@ -303,6 +304,8 @@ def compose(
     for attachment in attachments:
         if attachment.content_id is not None and html is None:
             _content_id(attachment)  # the same checks with or without HTML
+        if attachment.content_id is not None and html is not None:
+            continue  # carried once: inline beside the HTML, with its file name
         message.add_attachment(attachment.data, disposition="attachment", **_attachment_kwargs(attachment))
     if "MIME-Version" not in message:
         message["MIME-Version"] = "1.0"

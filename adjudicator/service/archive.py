@@ -21,6 +21,7 @@ from typing import Any, Sequence
 from adjudicator.games.pictures.scene import Scene
 from adjudicator.games.pictures.svg import to_svg
 from adjudicator.games import game_module
+from adjudicator.games.base import DescribesSeats
 from adjudicator.service.render import Texts, render
 from adjudicator.service.store import GameRecord, PhaseRecord, Store
 
@@ -43,6 +44,21 @@ def page_name(phase: str) -> str:
     """The file name stem of a phase's page (the phase name, ``S1901M``;
     anything but ASCII letters, digits, ``-`` and ``_`` as ``-``)."""
     return _SAFE.sub("-", phase).strip("-") or "phase"
+
+
+def _standings(game: GameRecord) -> list[dict[str, Any]]:
+    """Each power's centres and units now (units where the game says what
+    a seat holds), for the archive's current page."""
+    module = game_module(game.variant)
+    scores = module.standings(game.state)
+    rows = []
+    for power in module.powers():
+        units = ""
+        if isinstance(module, DescribesSeats):
+            for note in module.seat_notes(game.state, power):
+                units = dict(note.fields).get("units", units)
+        rows.append({"power": power, "centres": scores.get(power, 0), "units": units})
+    return rows
 
 
 def archive_files(game: GameRecord, phases: Sequence[PhaseRecord]) -> dict[str, bytes]:
@@ -75,7 +91,8 @@ def archive_files(game: GameRecord, phases: Sequence[PhaseRecord]) -> dict[str, 
         files["now.svg"] = to_svg(now_scene).encode("utf-8")
     files["now.html"] = render(
         "archive_now.html.j2", texts, name, game=game, image="now.svg" if has_map else None,
-        previous=links[-1] if links else None, title=title,
+        previous=links[-1] if links else None, title=title, standings=_standings(game),
+        deadline=texts.when(game.deadline) if game.deadline else None,
     ).encode("utf-8")
     files["index.html"] = render(
         "archive_index.html.j2", texts, name, game=game, phases=list(zip(links, phases)), now=now, title=title,

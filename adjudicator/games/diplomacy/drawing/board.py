@@ -4,7 +4,9 @@ coasts and province abbreviations."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Sequence
+
+Point = tuple[float, float]
 
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import coast_of
@@ -29,7 +31,7 @@ def region_shapes(game_map: GameMap, layout: MapLayout, owners: Mapping[str, str
         fill = c.SEA if region.sea else c.LAND
         owner = owners.get(key)
         if owner is not None and owner in colours:
-            fill = c.tint(colours[owner], 0.45)
+            fill = c.tint(colours[owner], c.REGION_SHARE)
             data.append(("owner", owner))
         shapes.append(Polygon(region.outline, Style(fill=fill), "region", tuple(data)))
     return shapes
@@ -68,6 +70,12 @@ def river_shapes(layout: MapLayout) -> list[Shape]:
     return shapes
 
 
+COAST_MARK = 8.0
+"""The radius of a split coast's mark: its code (NC, SC, EC) stays
+readable at the size a mail shows the map."""
+COAST_TEXT = 8.5
+
+
 def coast_shapes(layout: MapLayout) -> list[Shape]:
     """A small mark with the coast's code at every split coast
     (``class="coast"``, ``data-coast="STP/NC"``)."""
@@ -76,8 +84,8 @@ def coast_shapes(layout: MapLayout) -> list[Shape]:
         for location, point in region.coasts.items():
             code = coast_of(location) or ""
             shapes.append(Group((
-                Circle(point, 2.2, Style(fill=c.COAST_LINE), ""),
-                Text((point[0], point[1] + 7.5), code.lower(), 7.5, c.COAST_LINE),
+                Circle(point, COAST_MARK, Style(fill=c.PAPER, stroke=c.COAST_LINE, width=1.6), ""),
+                Text(point, code.upper(), COAST_TEXT, c.COAST_LINE, bold=True),
             ), "coast", (("coast", location),)))
     return shapes
 
@@ -107,10 +115,40 @@ def centre_shapes(game_map: GameMap, layout: MapLayout, owners: Mapping[str, str
     return shapes
 
 
-def label_shapes(layout: MapLayout) -> list[Shape]:
-    """Every province's abbreviation (``class="label"``)."""
+def label_box(at: Point, text: str) -> tuple[float, float, float, float]:
+    """The box (left, top, right, bottom) a label centred at ``at`` covers."""
+    half = len(text) * LABEL_SIZE * 0.31
+    return at[0] - half, at[1] - LABEL_SIZE * 0.55, at[0] + half, at[1] + LABEL_SIZE * 0.55
+
+
+def covers(box: tuple[float, float, float, float], centre: Point, radius: float) -> bool:
+    """True when ``box`` and the circle around ``centre`` overlap."""
+    nearest_x = min(max(centre[0], box[0]), box[2])
+    nearest_y = min(max(centre[1], box[1]), box[3])
+    return (nearest_x - centre[0]) ** 2 + (nearest_y - centre[1]) ** 2 < radius ** 2
+
+
+def place_label(layout: MapLayout, key: str, avoid: Sequence[Point]) -> Point:
+    """Where a province's abbreviation goes: below its seat, else the first
+    of right, left, above right, below right, that no unit symbol (at the
+    points ``avoid``) covers; below its seat when none is free."""
+    x, y = layout.regions[key].seat
+    half = len(key) * LABEL_SIZE * 0.31
+    gap = UNIT_RADIUS + 4
+    candidates = (label_point(layout, key), (x + gap + half, y), (x - gap - half, y),
+                  (x + gap + half, y - gap), (x + gap + half, y + gap))
+    for point in candidates:
+        box = label_box(point, key)
+        if not any(covers(box, unit, UNIT_RADIUS + 1.5) for unit in avoid):
+            return point
+    return candidates[0]
+
+
+def label_shapes(layout: MapLayout, avoid: Sequence[Point] = ()) -> list[Shape]:
+    """Every province's abbreviation (``class="label"``), placed off the
+    unit symbols drawn at ``avoid`` (``place_label``)."""
     return [
-        Text(label_point(layout, key), key, LABEL_SIZE, "#3b4a5a" if region.sea else "#4a3f2c", cls="label",
+        Text(place_label(layout, key, avoid), key, LABEL_SIZE, "#3b4a5a" if region.sea else "#4a3f2c", cls="label",
              data=(("province", key),))
         for key, region in layout.regions.items()
     ]

@@ -23,6 +23,7 @@ LEGEND_WIDTH = 300
 
 WORDS = (
     "centres", "units", "move", "failed", "support", "convoy", "dislodged", "standoff", "build", "remove",
+    "centre", "centre_neutral", "coast", "build_failed", "remove_failed", "hold",
     "transform", "confession", "disbanded", "defected", "river", "catholic", "protestant", "ex-catholic",
     "ex-protestant",
 )
@@ -35,6 +36,9 @@ ENGLISH: Mapping[str, str] = {
     "disbanded": "religious warfare: disbanded", "defected": "religious warfare: defected", "river": "river",
     "catholic": "catholic", "protestant": "protestant", "ex-catholic": "leaving the catholic faith",
     "ex-protestant": "leaving the protestant faith",
+    "centre": "supply centre (owner's colour)", "centre_neutral": "neutral supply centre",
+    "coast": "coast (NC, SC, EC)", "build_failed": "build that failed",
+    "remove_failed": "removal that failed", "hold": "unit (A army, F fleet)",
 }
 """The legend's words in English."""
 
@@ -64,9 +68,13 @@ def legend_height(view: PhaseView) -> int:
 
 
 def _key_items(view: PhaseView) -> list[str]:
-    items = ["move", "failed", "support", "convoy", "dislodged", "standoff"]
+    """The symbols this picture may show, each explained once."""
+    items = ["hold", "centre", "centre_neutral"]
+    if any(len(view.game_map.fleet_locations(key)) > 1 for key in view.game_map.provinces):
+        items.append("coast")
+    items += ["move", "failed", "support", "convoy", "dislodged", "standoff"]
     if view.kind is PhaseKind.ADJUSTMENT:
-        items += ["build", "remove"]
+        items += ["build", "build_failed", "remove", "remove_failed"]
     elif view.kind is PhaseKind.RETREAT:
         items += ["remove"]
     if any(p.confession for p in view.game_map.powers.values()):
@@ -95,6 +103,20 @@ def _key_symbol(item: str, x: float, y: float) -> list[Shape]:
         return burst((x, y))
     if item == "build":
         return unit_symbol(UnitType.ARMY, (x, y), "#999999", ghost=True)
+    if item == "hold":
+        return unit_symbol(UnitType.ARMY, (x - 8, y), "#999999") + unit_symbol(UnitType.FLEET, (x + 8, y), "#999999")
+    if item in ("centre", "centre_neutral"):
+        fill = "#999999" if item == "centre" else c.PAPER
+        return [Circle((x, y), 4.5, Style(fill=fill, stroke=c.INK, width=1.4))]
+    if item == "coast":
+        return [Circle((x, y), 8.0, Style(fill=c.PAPER, stroke=c.COAST_LINE, width=1.6)),
+                Text((x, y), "NC", 8.5, c.COAST_LINE, bold=True)]
+    if item == "build_failed":
+        return [Circle((x, y), 8.0, Style(stroke=c.FAILED, width=1.8, dash=(3.0, 2.5))),
+                *cross((x, y), 5.0, c.FAILED, 2.2)]
+    if item == "remove_failed":
+        return [Circle((x, y), 8.0, Style(stroke=c.FAILED_LIGHT, width=1.6, dash=(3.0, 2.5))),
+                *cross((x, y), 4.5, c.FAILED_LIGHT, 1.6)]
     if item in ("remove", "disbanded"):
         return cross((x, y), 6.0, c.FAILED if item == "remove" else c.INK, 2.6)
     if item == "transform":

@@ -11,11 +11,19 @@ from typing import Any, Callable, Mapping
 
 from adjudicator.games.diplomacy.drawing import board
 from adjudicator.games.diplomacy.drawing import colours as c
-from adjudicator.games.diplomacy.drawing.layout import map_layout
+from adjudicator.games.diplomacy.core.orders import Build
+from adjudicator.games.diplomacy.drawing.layout import MapLayout, map_layout
 from adjudicator.games.diplomacy.drawing.legend import ENGLISH, LEGEND_WIDTH, legend_height, legend_shapes
 from adjudicator.games.diplomacy.drawing.pieces import piece_shapes
 from adjudicator.games.pictures.scene import Group, Scene, Shape
 from adjudicator.games.diplomacy.drawing.view import PhaseView, phase_view
+
+
+def unit_points(view: PhaseView, layout: MapLayout) -> list[tuple[float, float]]:
+    """Where the phase's unit symbols (and new builds) are drawn."""
+    points = [layout.point(u.location) for u in view.units]
+    points += [layout.point(o.order.location) for o in view.orders if isinstance(o.order, Build)]
+    return points
 
 
 def draw_phase(view: PhaseView, *, power_name: Callable[[str], str] = str,
@@ -37,7 +45,7 @@ def draw_phase(view: PhaseView, *, power_name: Callable[[str], str] = str,
         *board.river_shapes(layout),
         *board.coast_shapes(layout),
         *board.centre_shapes(game_map, layout, owners, colours),
-        *board.label_shapes(layout),
+        *board.label_shapes(layout, unit_points(view, layout)),
     ]
     under, units, over = piece_shapes(view, layout, colours)
     legend = legend_shapes(view, layout.width, height, colours, power_name, words, title or game_map.title)

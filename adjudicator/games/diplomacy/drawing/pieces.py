@@ -189,8 +189,13 @@ class Pieces:
                 shapes.append(self._move(order, value))
             elif isinstance(value, (Disband, Remove)):
                 kind = "disband" if isinstance(value, Disband) else "remove"
-                cls, data = _names(order, f"marker {kind}")
-                shapes.append(Group(tuple(cross(self.where(value.location), R * 0.95, c.FAILED, 3.0)), cls, data))
+                failed = order.result == "fails"
+                cls, data = _names(order, f"marker {kind}" + (" failed" if failed else ""))
+                at = self.where(value.location)
+                mark = cross(at, R * 0.95, c.FAILED, 3.0) if not failed else [
+                    Circle(at, R + 3.0, Style(stroke=c.FAILED_LIGHT, width=1.6, dash=(3.0, 2.5))),
+                    *cross(at, R * 0.6, c.FAILED_LIGHT, 1.6)]
+                shapes.append(Group(tuple(mark), cls, data))
             elif isinstance(value, Build):
                 shapes.append(self._build(order, value))
             elif isinstance(value, Transform):
@@ -264,8 +269,16 @@ class Pieces:
         return Group(tuple(shapes), cls, data)
 
     def _build(self, order: DrawnOrder, value: Build) -> Group:
+        """A build: the new unit, faint, with a "+"; a build that failed
+        (no build left, site taken) only as a dashed outline crossed out,
+        so nobody reads it as a unit on the board."""
         at = self.layout.point(value.location)
         kind = value.unit or UnitType.ARMY
+        if order.result == "fails":
+            shapes: list[Shape] = [Circle(at, R + 1.0, Style(stroke=c.FAILED, width=1.8, dash=(3.0, 2.5)))]
+            shapes.extend(cross(at, R * 0.7, c.FAILED, 2.2))
+            cls, data = _names(order, "marker build failed")
+            return Group(tuple(shapes), cls, data + (("location", value.location),))
         shapes = unit_symbol(kind, at, self.colour(order.power), ghost=True)
         shapes.append(Circle((at[0] + R, at[1] - R), 5.0, Style(fill=c.PAPER, stroke=c.INK, width=1.0)))
         shapes.append(Text((at[0] + R, at[1] - R), "+", 9.0, c.INK, bold=True))
