@@ -19,17 +19,17 @@ from adjudicator.service.render import Texts, catalogue
 from tests.test_datc import _carry_over, _cases, run_case
 
 ENGLISH = frozenset("""
-the and is are was were been of to for with without has have had this that these those its your you he she they
+the and is are were been of to for with without has have had this that these those its your you he she they
 we or but if then than by from into unit units order orders game games power powers player players deadline
 build builds removal removals retreat retreats army fleet support supports move moves hold holds done paused
 resumed weekly daily superseded bounced dislodged failed succeeds fails invalid yes none any sent please here
 there only again new old started ended over draw concede resign waiting ready signed help list history password
 wrong unknown missing error line lines column centre centres supply report reports map attached welcome guide
 changed change changes log civil disorder default rules rule owned nobody assigned ejected removed added moved
-grace reminders random press white grey movement phases excused missed variant created cannot must may will
+grace reminders random press white grey movement phases excused missed variant created cannot must may
 would should next turn year years season spring autumn fall winter orders stored stays unused waived due
 """.split())
-"""English words that are no German words (``in``, ``an``, ``also``, ``see``,
+"""English words that are no German words (``in``, ``an``, ``also``, ``see``, ``was``, ``will``,
 ``Mail``, ``Phase``, ``per``, ``Start``, ``Not`` are German too)."""
 
 _FIELD = re.compile(r"\{(\w+)(?:[!:][^}]*)?\}")
