@@ -66,17 +66,19 @@ def test_a_30jk_game_set_up_and_corrected_by_gm_mail(judge: RunningJudge, mail_s
     gm.send(f"GAMEMASTER jk {secret}\nGM ROLLBACK 1618M\nGM UNIT ADD A Tir Bayern\n"
             f"GM REPLACE Schweden {newcomer.address}\nGM PROCESS 1618M\n")
     answers = text_of(gm.wait_for("acknowledgement", 3)[2])
-    assert "Done: 1618M" in answers and "Done: Bayern: A Tir added" in answers
+    assert "Done: 1618M" in answers and "Done: Bavaria: A Tir added" in answers  # the power in the game's language
     assert "1618M is processed; now 1619M is open." in answers
-    assert [str(m["Subject"]) for m in schweden.wait_for("notice", 3)][1:] == ["jk: rolled back", "jk: you no longer play"]
+    # the GM's notices of one mail go out together at its end, so their order may vary
+    assert sorted(str(m["Subject"]) for m in schweden.wait_for("notice", 3)[1:]) == ["jk: rolled back",
+                                                                                      "jk: you no longer play"]
     new_seat = next(m for m in newcomer.wait_for("notice", 1) if "password" in str(m["Subject"]))
     assert "SIGNON Schweden jk" in text_of(new_seat)
 
     second = text_of(bayern.wait_for("report", 2)[1])
     changes = second.split("Game master's changes since the last report:")[1]
     assert "ROLLBACK 1618M (rolled back to 1618M)" in changes
-    assert "UNIT ADD A Tir Bayern (Bayern: A Tir added)" in changes
-    assert "REPLACE Schweden <address> (Schweden: new player)" in changes
+    assert "UNIT ADD A Tir Bayern (Bavaria: A Tir added)" in changes  # power names in the game's language
+    assert "REPLACE Schweden <address> (Sweden: new player)" in changes
     assert newcomer.address not in second and "A Tir H" in second
     assert len(newcomer.wait_for("report", 1)) == 1
 
