@@ -523,3 +523,45 @@ def test_the_welcome_mail_carries_the_essentials(tmp_path) -> None:  # type: ign
     assert "GM DRYRUN <command> shows what a command would do" in welcome.text
     assert "docs/" not in welcome.text
     made.store.close()
+
+
+# --- Done when: a German game through every phase kind, no English word ------------
+
+
+def _english_in(text: str) -> set[str]:
+    """English words of a German mail outside names: machine lines (``::``),
+    echoed commands (``> ...``) and order notation (upper case) left out."""
+    import re
+
+    from tests.test_catalogue import _english_words
+    kept = []
+    for line in text.splitlines():
+        if line.startswith((":: ", "> ")):
+            continue
+        kept.append(" ".join(w for w in line.split() if not (w.isupper() or w.strip("(),.:;").isupper())))
+    return _english_words(re.sub(r"\S+@\S+", " ", "\n".join(kept)))
+
+
+def test_a_german_game_through_movement_retreat_and_adjustment_reads_german(table: Table) -> None:  # noqa: F811
+    table.create(language="de")
+    mails = list(table.seat_everyone())
+    mails += table.send(address("Austria"), signon("Austria"), "A Vie - Tyr", "F Con - Bul", "PRESSE AN Italien",
+                        "Hallo", "ENDE", "ORDERS", "SUMMARY", "HISTORY spiel1")
+    mails += everyone_ready(table, {
+        "Russia": ("A War - Gal", "F Sev - Bla", "A Mos - Ukr"),
+        "Austria": ("A Vie H", "A Bud H", "F Tri - Alb"),
+    })
+    mails += everyone_ready(table, {
+        "Austria": ("A Vie - Gal", "A Bud S A Vie - Gal", "F Alb - Gre"),
+        "Russia": ("A Gal H", "A Ukr - Rum", "F Bla - Ank"),
+    })
+    assert table.phase() == "F1901R"
+    mails += table.send(address("Russia"), signon("Russia"), "A Gal R Boh", "BEREIT")
+    assert table.phase() == "W1901A"
+    mails += everyone_ready(table, {"Austria": ("Build A Vie",)})
+    assert table.phase() == "S1902M"
+    kinds = {mail.kind for mail in mails}
+    assert {"start", "acknowledgement", "report", "press"} <= kinds
+    assert sum(1 for mail in mails if mail.kind == "report") >= 7 * 4
+    for mail in mails:
+        assert _english_in(mail.text) == set(), (mail.to, mail.kind, mail.text)
