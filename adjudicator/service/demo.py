@@ -1,7 +1,7 @@
 """``adjudicator demo``: a scripted game played through the real judge.
 
 Every player signs on by mail and the game is played to its first builds
-(30JK by default: 1618 to 1620; or standard 1901; or Liberté's first round): a dislodgement with its
+(30JK by default: 1618 to 1620; or standard 1901; or Liberté's first round; Kreml: a whole four-player game): a dislodgement with its
 retreat, builds, a syntax error and READY mails that end phases early.  Every mail goes through the real
 intake (a Maildir), the judge's handling, the APScheduler deadlines
 (seconds long here) and the outbox (delivered into a Maildir of sent mail),
@@ -141,8 +141,73 @@ PFALZ = Script("1847ae-4", "demo1847", "SR3-0033", {
 # opposition and points, round 2's order by victory points.
 LIBERTE = TurnScript("liberte", "demoliberte", {"data": "standin"}, "R2-", ("SPIELE", "PLAY A99 PARIS"))
 
+# Kreml with four players and the stand-in data (seed 1): notes, reveals, purges, a vote,
+# the parades, to the third parade; German order words.
+KREML = Script("kreml4", "demokreml", "1956-end", {
+    "1950-notes": [
+        ("A", [
+            'NOTIZ Grigori Direktiwin 1', 'NOTIZ Timofei Traktorow 2', 'NOTIZ Michail Mandatow 3',
+            'NOTIZ Oleg Orthodow 4', 'NOTIZ Gennadi Genossow 5', 'NOTIZ Nikolai Normow 6',
+            'NOTIZ Sachar Samowarow 7', 'NOTIZ Sergei Sekretarin 8', 'NOTIZ Konstantin Kolchosny 9',
+            'NOTIZ Pjotr Plansoll 10',
+        ]),
+        ("B", [
+            'NOTIZ Igor Ideolow 1', 'NOTIZ Pjotr Plansoll 2', 'NOTIZ Sergei Sekretarin 3',
+            'NOTIZ Anatoli Apparatow 4', 'NOTIZ Konstantin Kolchosny 5', 'NOTIZ Grigori Direktiwin 6',
+            'NOTIZ Michail Mandatow 7', 'NOTIZ Boris Buerokratow 8', 'NOTIZ Ustin Urkundin 9',
+            'NOTIZ Wladimir Wolgin 10',
+        ]),
+        ("C", [
+            'NOTIZ Pjotr Plansoll 1', 'NOTIZ Arkadi Akteninow 2', 'NOTIZ Timofei Traktorow 3',
+            'NOTIZ Nikolai Normow 4', 'NOTIZ Ruslan Resolutow 5', 'NOTIZ Leonid Lenkin 6', 'NOTIZ Ustin Urkundin 7',
+            'NOTIZ Jakow Jubilow 8', 'NOTIZ Wladimir Wolgin 9', 'NOTIZ Michail Mandatow 10',
+        ]),
+        ("D", [
+            'NOTIZ Igor Ideolow 1', 'NOTIZ Anatoli Apparatow 2', 'NOTIZ Wladimir Wolgin 3', 'NOTIZ Leonid Lenkin 4',
+            'NOTIZ Gennadi Genossow 5', 'NOTIZ Ruslan Resolutow 6', 'NOTIZ Wassili Datschnik 7',
+            'NOTIZ Arkadi Akteninow 8', 'NOTIZ Timofei Traktorow 9', 'NOTIZ Ustin Urkundin 10',
+        ]),
+    ],
+    "1951-0-001": [("A", ['WEITER']), ("B", ['WEITER']), ("C", ['WEITER']), ("D", ['WEITER'])],
+    "1952-0-002": [("A", ['WEITER']), ("B", ['WEITER']), ("C", ['WEITER']), ("D", ['WEITER'])],
+    "1953-0-004": [
+        ("A", ['WEITER']),
+        ("B", ['WEITER']),
+        ("C", ['WEITER', 'OFFENLEGEN Nikolai Normow 1']),
+        ("D", ['WEITER']),
+    ],
+    "1953-1-005": [("C", ['KUR', 'OFFENLEGEN Jakow Jubilow 8'])],
+    "1954-0-006": [("A", ['WEITER']), ("B", ['WEITER']), ("C", ['WEITER']), ("D", ['WEITER'])],
+    "1954-6-007": [("C", ['TAUSCHEN Konstantin Kolchosny MIT Michail Mandatow', 'OFFENLEGEN Nikolai Normow 2'])],
+    "1954-6-008": [("C", ['KEINE', 'OFFENLEGEN Nikolai Normow 2'])],
+    "1955-0-009": [
+        ("A", ['WEITER']),
+        ("B", ['WEITER']),
+        ("C", ['WEITER']),
+        ("D", ['WEITER', 'OFFENLEGEN Igor Ideolow 1']),
+    ],
+    "1955-1-010": [("C", ['BLEIBEN'])],
+    "1955-1-011": [("D", ['BLEIBEN'])],
+    "1955-3-012": [("D", ['KEINE'])],
+    "1955-3-013": [("D", ['DEPORTIEREN Michail Mandatow'])],
+    "1955-6-014": [("C", ['KEINE', 'OFFENLEGEN Nikolai Normow 3'])],
+    "1955-6-015": [("C", ['BEFOERDERN Viktor Wodkin', 'OFFENLEGEN Nikolai Normow 4'])],
+    "1955-6-016": [("C", ['KEINE'])],
+    "1955-6-017": [("D", ['KEINE'])],
+    "1955-7-018": [("C", ['KEINE'])],
+    "1955-7-019": [("C", ['KEINE'])],
+    "1955-7-020": [("D", ['REHABILITIEREN Michail Mandatow'])],
+    "1956-0-021": [("A", ['WEITER']), ("B", ['WEITER']), ("C", ['WEITER']), ("D", ['WEITER'])],
+    "1956-1-022": [("D", ['KUR', 'OFFENLEGEN Gennadi Genossow 5'])],
+    "1956-3-023": [("C", ['KEINE'])],
+    "1956-3-024": [("C", ['KEINE'])],
+    "1956-6-025": [("C", ['KEINE'])],
+    "1956-6-026": [("C", ['KEINE'])],
+    "1956-6-027": [("D", ['KEINE'])],
+}, {"data": "standin"}, ready=False)
+
 SCRIPTS: dict[str, Script | TurnScript] = {
-    script.variant: script for script in (THIRTY_YEARS, STANDARD, PFALZ, LIBERTE)}
+    script.variant: script for script in (THIRTY_YEARS, STANDARD, PFALZ, LIBERTE, KREML)}
 
 
 def _address(power: str) -> str:

@@ -930,6 +930,7 @@ def _act_topup(s: JSON, player: str, order: Order) -> None:
 
 
 def _finish(s: JSON, chief: str | None, why: str) -> None:
+    s["phase"] = f"{FIRST_YEAR - 1 + s['year']}-end"
     if chief is None:
         s["result"] = {"why": why, "chief": None, "winner": None, "draw": why, "scores": {}}
         _event(s, "draw", why=why)

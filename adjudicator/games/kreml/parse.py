@@ -28,7 +28,7 @@ HINT = ("orders: NOTE <politician> <1-10> | REVEAL <politician> <points> | CONTI
         "MOVE <p> TO <office> | SWAP <p> WITH <p> | REHABILITATE <p> | ADD <p> | END (German: NOTIZ, "
         "OFFENLEGEN, WEITER, KUR, BLEIBEN, SAEUBERN, UNTERSUCHEN, EINSTELLEN, ANKLAGEN, DEPORTIEREN, "
         "NOMINIEREN, STIMME DAFUER/DAGEGEN/ENTHALTUNG, BEFOERDERN, DEGRADIEREN, VERSCHIEBEN ... ZU, "
-        "TAUSCHEN ... MIT, REHABILITIEREN, NACHSETZEN, ENDE)")
+        "TAUSCHEN ... MIT, REHABILITIEREN, NACHSETZEN, KEINE)")
 
 _CHOICES = {"dafür": "FOR", "dafuer": "FOR", "ja": "FOR", "for": "FOR", "yes": "FOR", "dagegen": "AGAINST",
             "nein": "AGAINST", "against": "AGAINST", "no": "AGAINST", "enthaltung": "ABSTAIN", "abstain": "ABSTAIN"}
