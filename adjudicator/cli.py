@@ -246,8 +246,10 @@ def command_receive(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, std
     if store is None:
         return EX_TEMPFAIL
     try:
-        incoming = read_pipe(raw)
-        mail, new = store.save_inbound(incoming.raw, incoming.source, datetime.now(timezone.utc).isoformat())
+        now = datetime.now(timezone.utc)
+        incoming = read_pipe(raw, now)
+        mail, new = store.save_inbound(incoming.raw, incoming.source, now.isoformat(),
+                                       keep_bytes=args.config.limits.stored_bytes)
     except sqlite3.OperationalError as error:  # database locked or busy: the mail system tries again
         print(f"adjudicator receive: the database is busy ({error}); try again later", file=stderr)
         return EX_TEMPFAIL
@@ -334,12 +336,15 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         print(f"adjudicator: bad configuration: {error}", file=err)
         return EX_TEMPFAIL if args.command == "receive" else 2
     out = stdout or sys.stdout
+    previous = os.umask(0o077)  # every file and folder the judge makes is its owner's only (S32)
     try:
         status: int = args.handler(args, stdin or sys.stdin, out, err)
         out.flush()
     except BrokenPipeError:
         _quiet_stdout()
         return 0
+    finally:
+        os.umask(previous)  # main() may run inside another program (the tests)
     return status
 
 

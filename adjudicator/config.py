@@ -92,6 +92,41 @@ class SmtpConfig:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """The bounds every mail is held to (``[limits]``, docs/service.md S25-S35).
+
+    Sizes are bytes, durations seconds.  Authentication: at most
+    ``auth_lines_per_mail`` sign-on lines are tried per mail; after
+    ``auth_free_failures`` failures a target (seat, GM, administrator) or a
+    sender is locked for ``auth_lockout`` seconds, doubling with every
+    further failure up to ``auth_lockout_max``.  ``seat_password_min`` is
+    the default shortest seat password (a GM may change it per game)."""
+
+    auth_lines_per_mail: int = 3
+    auth_free_failures: int = 5
+    auth_lockout: int = 60
+    auth_lockout_max: int = 86400
+    seat_password_min: int = 8
+    stored_bytes: int = 1024 * 1024
+    text_bytes: int = 256 * 1024
+    lines: int = 2000
+    line_chars: int = 1000
+    header_bytes: int = 8192
+    mime_parts: int = 100
+    mail_seconds: int = 30
+    mail_attempts: int = 2
+    expensive_per_mail: int = 3
+    answers_per_hour: int = 30
+    answer_bytes: int = 2 * 1024 * 1024
+    stranger_answer_bytes: int = 512 * 1024
+    loop_answers: int = 10
+    loop_window: int = 3600
+    mailbox_wait: int = 3600
+    retention: int = 30 * 86400
+    clock_skew: int = 600
+
+
+@dataclass(frozen=True)
 class Config:
     """The judge's settings (embedded defaults where the file is silent).
 
@@ -117,6 +152,7 @@ class Config:
     poll_interval: float = 60.0
     retry_base: float = 30.0
     lease_seconds: float = 300.0
+    limits: Limits = field(default_factory=Limits)
     deadlines: Mapping[str, int] = field(
         default_factory=lambda: {"movement": 72 * 3600, "retreat": 24 * 3600, "adjustment": 24 * 3600, "play": 48 * 3600}
     )
@@ -173,6 +209,23 @@ def _seconds(value: Any) -> float:
 
 def _duration(value: Any) -> int:
     return parse_duration(_string(value))
+
+
+def _count(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ValueError(f"must be a positive whole number, not {value!r}")
+    return value
+
+
+def _length(value: Any) -> int:
+    """A duration given as text (``30d``) or as whole seconds."""
+    if isinstance(value, str):
+        return parse_duration(value)
+    return _count(value)
+
+
+_LIMIT_DURATIONS = ("auth_lockout", "auth_lockout_max", "mail_seconds", "loop_window", "mailbox_wait", "retention",
+                    "clock_skew")
 
 
 def _address(value: Any) -> str:
@@ -240,6 +293,8 @@ _SCHEMA: dict[str, dict[str, tuple[str, Check]]] = {
         "lease": ("lease_seconds", _seconds),
     },
     "deadlines": {kind: (f"deadlines.{kind}", _duration) for kind in ("movement", "retreat", "adjustment", "play")},
+    "limits": {name: (f"limits.{name}", _length if name in _LIMIT_DURATIONS else _count)
+               for name in Limits.__dataclass_fields__},
 }
 
 

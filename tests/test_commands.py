@@ -206,7 +206,7 @@ def test_a_german_keyword_gets_a_german_message_and_hint() -> None:
         ("Ende der Befehle", 6, ["'der'", "nichts"], "ENDE"),
         ("LIST a b", 8, ["'b'", "at most one"], "LIST [game]"),
         ("HISTORY spiel1 S1901M x", 23, ["'x'", "at most 2"], "HISTORY <game> [phase]"),
-        ("PASSWORD a b", 12, ["'b'", "one word"], "PASSWORD <new>"),
+        ("PASSWORD a b", 12, ["'****'", "one word"], "PASSWORD <new>"),  # never quoted: it may be the password
         ("PASSWORT", 9, ["<neu>"], "PASSWORT <neu>"),
         ("HISTORY", 8, ["<game>"], "HISTORY <game> [phase]"),
         ("Verlauf", 8, ["<spiel>"], "VERLAUF <spiel> [phase]"),

@@ -95,9 +95,9 @@ def test_random_powers_are_dealt_when_enough_players_signed_on(judge: Table) -> 
     secret = create_by_mail(judge)
     gm(judge, secret, "GM RANDOM ON")
     for number in range(6):
-        ack = judge.ack(f"p{number}@players.test", f"SIGNON ANY spiel1 pw{number}")
+        ack = judge.ack(f"p{number}@players.test", f"SIGNON ANY spiel1 pw-number-{number}")
         assert ack.section("SIGNON ANY spiel1 ****")[0].startswith("You are on the list for spiel1")
-    out = judge.send("p6@players.test", "SIGNON ZUFALL spiel1 pw6")
+    out = judge.send("p6@players.test", "SIGNON ZUFALL spiel1 pw-number-6")
     game = judge.store.game("spiel1")
     assert game is not None and game.status == "active"
     seats = judge.store.players("spiel1")
@@ -121,6 +121,8 @@ SAMPLES = {
     "schedule": "GM SCHEDULE 48h", "timezone": "GM TIMEZONE UTC", "language": "GM LANGUAGE de",
     "grace": "GM GRACE 1h", "late": "GM LATE 1 1", "reminders": "GM REMINDERS 1h", "press_setting": "GM PRESS NONE",
     "assign": "GM ASSIGN Austria x@players.test", "random": "GM RANDOM ON", "start": "GM START",
+    "min_password": "GM MINPASSWORD 10", "seats": "GM SEATS 2", "approval": "GM APPROVAL ON",
+    "approve": "GM APPROVE Austria", "reject": "GM REJECT Austria",
     "deadline": "GM DEADLINE +24h", "pause": "GM PAUSE", "resume": "GM RESUME", "process": "GM PROCESS S1901M",
     "preview": "GM PREVIEW", "rollback": "GM ROLLBACK S1901M", "unit_add": "GM UNIT ADD A Gal Austria",
     "unit_remove": "GM UNIT REMOVE A Vie", "unit_move": "GM UNIT MOVE A Vie Gal", "centre": "GM CENTRE Ser Austria",

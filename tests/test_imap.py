@@ -127,7 +127,9 @@ def test_take_in_stores_then_marks_and_a_crash_in_between_repeats_nothing(
             assert [(m.raw, new) for m, new in stored] == [(incoming.raw, False), (stored[1][0].raw, True)]
             assert list(intake.waiting()) == []
             assert take_in(store, intake, "2026-11-30T10:10:00") == []
-        assert [m.received_at for m in store.pending_inbound()] == ["2026-11-30T10:00:00", "2026-11-30T10:05:00"]
+        # the second was taken in with its INTERNALDATE, never later than the intake's clock
+        assert [m.received_at for m in store.pending_inbound()] == ["2026-11-30T10:00:00",
+                                                                    "2026-11-30T10:05:00+00:00"]
         assert seen_flags(mail_server, judge) == {1: True, 2: True}
     finally:
         store.close()
@@ -149,7 +151,7 @@ def test_utf8_and_8bit_bytes_survive(mail_server: MailServer, mail_users: MakeUs
         with ImapIntake(settings(mail_server, judge)) as intake:
             (incoming,) = intake.waiting()
             assert incoming.raw.endswith(raw)
-            ((mail, new),) = take_in(store, intake, "now")
+            ((mail, new),) = take_in(store, intake, "2026-11-30T10:00:00+00:00")
         assert new is True and mail.raw == incoming.raw and mail.message_id == "<umlaut@example.org>"
         assert "Grüße aus Köln – A Wien nach Galizien € ß".encode() in store.pending_inbound()[0].raw
     finally:
@@ -286,3 +288,23 @@ def test_backoff_doubles_caps_and_resets() -> None:
         Backoff(base=0)
     with pytest.raises(ValueError):
         Backoff(base=10, cap=5)
+
+
+def test_a_mail_counts_at_its_internaldate_not_at_the_poll(
+    mail_server: MailServer, mail_users: MakeUser, tmp_path: Path
+) -> None:
+    """Issue 12 point 10: taken in an hour after it reached the mailbox, a
+    mail is stored with the server's INTERNALDATE as its time of arrival."""
+    from datetime import datetime, timedelta, timezone
+
+    judge = mail_users("judge")
+    before = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(seconds=1)
+    deliver(mail_server, judge, order_mail(judge.address, "A Mun - Ruh"))
+    after = datetime.now(timezone.utc) + timedelta(seconds=1)
+    store = Store(tmp_path / "judge.sqlite3")
+    try:
+        with ImapIntake(settings(mail_server, judge)) as intake:
+            ((mail, new),) = take_in(store, intake, (after + timedelta(hours=1)).isoformat())
+        assert new and before <= datetime.fromisoformat(mail.received_at) <= after
+    finally:
+        store.close()

@@ -331,7 +331,7 @@ def test_retreats_written_the_njudge_and_the_german_way(english: Table, retreat:
 
 def test_30jk_powers_and_places_by_their_short_names(table: Table) -> None:  # noqa: F811
     table.create(variant="30jk", language="de")
-    ack = table.ack("braunschweig@players.test", "ANMELDEN Braunschweig spiel1 geheim")
+    ack = table.ack("braunschweig@players.test", "ANMELDEN Braunschweig spiel1 geheim-123")
     assert ack.section("SIGNON Braunschweig spiel1 ****")[0] == (
         "Du spielst jetzt Braunschweig-Lüneburg in spiel1. Merke dir dein Passwort: jede Mail braucht es.")
     from adjudicator.games.diplomacy.core.mapdata import load_map

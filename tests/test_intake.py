@@ -45,12 +45,12 @@ def test_a_crash_between_storing_and_marking_loses_and_repeats_nothing(tmp_path:
     store = Store(tmp_path / "judge.sqlite3")
     box = _CrashingBox()
     try:
-        take_in(store, box, "now")
+        take_in(store, box, "2026-11-30T10:00:00+00:00")
     except KeyboardInterrupt:
         pass
     assert len(store.pending_inbound()) == 1
     box.crash = False
-    assert [new for _, new in take_in(store, box, "later")] == [False]
+    assert [new for _, new in take_in(store, box, "2026-11-30T10:05:00+00:00")] == [False]
     assert box.marked == ["imap:1:1"] and len(store.pending_inbound()) == 1
 
 

@@ -34,9 +34,9 @@ def test_notes_and_reveals_stay_secret_over_real_mail(judge: RunningJudge) -> No
                      "--option", "language=en")
     assert done.returncode == 0, done.stderr
     judge.start()
-    players = {p: judge.player(f"p{p.lower()}", p, f"pw-{p.lower()}") for p in MODULE.powers()}
+    players = {p: judge.player(f"p{p.lower()}", p, f"pw-{p.lower()}-seat") for p in MODULE.powers()}
     for power, player in players.items():
-        player.send(f"SIGNON {power} kreml pw-{power.lower()}\n")
+        player.send(f"SIGNON {power} kreml pw-{power.lower()}-seat\n")
     for player in players.values():
         player.wait_for("start", 1)
     store = judge.store()

@@ -21,7 +21,7 @@ from tests.test_revolution1848_service import GM, START, Mail, Table
 
 MODULE = KremlGame("kreml4")
 ADDRESS = {p: f"{p.lower()}@players.test" for p in MODULE.powers()}
-PASSWORD = {p: f"pw-{p.lower()}" for p in MODULE.powers()}
+PASSWORD = {p: f"pw-{p.lower()}-seat" for p in MODULE.powers()}
 
 
 class KremlTable(Table):

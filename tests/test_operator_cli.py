@@ -47,7 +47,7 @@ def test_games_are_created_listed_and_shown(tmp_path: Path) -> None:
 
 def test_a_piped_mail_is_answered_by_the_next_serve_round(tmp_path: Path) -> None:
     out(run(tmp_path, "game", "create", "spiel1", "--variant", "standard"))
-    mail = b"From: Spieler <spieler@pbem.test>\nMessage-ID: <p1@pbem.test>\nSubject: hallo\n\nSIGNON Austria spiel1 pw\n"
+    mail = b"From: Spieler <spieler@pbem.test>\nMessage-ID: <p1@pbem.test>\nSubject: hallo\n\nSIGNON Austria spiel1 pw-austria\n"
     assert out(run(tmp_path, "receive", stdin=mail)).startswith("stored ")
     pending = json.loads(out(run(tmp_path, "outbox", "--json")))
     assert pending == []

@@ -329,19 +329,23 @@ def test_an_outage_keeps_the_mail_and_it_is_sent_once_after_it(
     assert [m["Message-ID"] for m in inbox] == ["<ausfall@pbem.test>"]
 
 
-def test_a_refused_recipient_marks_the_mail_failed(
+def test_a_recipient_refused_for_good_is_not_tried_again_and_listed(
     mail_server: MailServer, mail_users: MakeUser, store: Store
 ) -> None:
+    """Issue 12 point 12: a permanent refusal (5xx) marks the mail failed
+    for good; temporary ones keep their back-off."""
     dora = mail_users("dora")
     unknown = "niemand-hier@pbem.test"
     lost = queue(store, [unknown], mail(to=[unknown], message_id="<verloren@pbem.test>"))
     fine = queue(store, [dora.address], mail(to=[dora.address], message_id="<gut@pbem.test>"))
     summary = send(store, settings_for(mail_server), NOW)
-    assert (summary.sent, summary.failed) == (1, 1)
-    failed = store.outbound(lost)
-    assert failed.sent_at is None and failed.next_try > NOW.isoformat()
-    assert "550" in failed.last_error and unknown in failed.last_error
-    assert f"{mail_server.smtp_host}:{mail_server.smtp_port}" in failed.last_error
+    assert (summary.sent, summary.failed, summary.refused) == (1, 0, (lost,))
+    refused = store.outbound(lost)
+    assert refused.sent_at is None and refused.gave_up_at == NOW.isoformat()
+    assert "550" in refused.last_error and unknown in refused.last_error
+    assert f"{mail_server.smtp_host}:{mail_server.smtp_port}" in refused.last_error
+    assert store.due_mail((NOW + timedelta(days=30)).isoformat()) == []  # never tried again
+    assert [m.id for m in store.refused_mail()] == [lost]
     # The failure did not spoil the connection for the next mail.
     assert store.outbound(fine).sent_at == NOW.isoformat()
     assert [m["Message-ID"] for m in mail_server.fetch_all(dora.address, dora.password)] == ["<gut@pbem.test>"]
@@ -424,3 +428,23 @@ def test_a_mail_readdressed_differs_only_in_its_recipient_and_message_id() -> No
     assert original.partition(b"\r\n\r\n")[2] == other.partition(b"\r\n\r\n")[2]
     with pytest.raises(ValueError):
         readdressed(original, "two@x.org, three@y.org")
+
+
+def test_after_an_smtp_outage_every_waiting_mail_goes_at_once(
+    mail_server: MailServer, mail_users: MakeUser, store: Store
+) -> None:
+    """Issue 12 point 11: three mails failed during an outage and wait for
+    later tries (an hour away); a new mail is due.  Once the server takes
+    the new one, the waiting ones are due at once and go out in the same
+    round, oldest first."""
+    fritz = mail_users("fritz")
+    waiting = [queue(store, [fritz.address], mail(to=[fritz.address], message_id=f"<w{n}@pbem.test>"))
+               for n in range(3)]
+    for mail_id in waiting:
+        store.mark_failed(mail_id, (NOW + timedelta(hours=1)).isoformat(), "SMTP server down")
+    fresh = queue(store, [fritz.address], mail(to=[fritz.address], message_id="<new@pbem.test>"))
+    summary = send(store, settings_for(mail_server), NOW)
+    assert (summary.sent, summary.failed) == (4, 0)
+    assert all(store.outbound(m).sent_at == NOW.isoformat() for m in [*waiting, fresh])
+    received = [m["Message-ID"] for m in mail_server.fetch_all(fritz.address, fritz.password)]
+    assert received == ["<new@pbem.test>", "<w0@pbem.test>", "<w1@pbem.test>", "<w2@pbem.test>"]

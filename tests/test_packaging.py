@@ -56,7 +56,7 @@ def test_wheel_carries_data_and_runs_from_elsewhere(tmp_path: Path) -> None:
                               cwd=elsewhere, env=env, timeout=60)
 
     assert judge("game", "create", "spiel1", "--variant", "30jk").returncode == 0
-    mail = "From: p@pbem.test\nMessage-ID: <w1@pbem.test>\n\nANMELDEN Bayern spiel1 geheim\n".encode()
+    mail = "From: p@pbem.test\nMessage-ID: <w1@pbem.test>\n\nANMELDEN Bayern spiel1 geheim-123\n".encode()
     assert judge("receive", stdin=mail).returncode == 0
     assert judge("serve", "--once").returncode == 0
     (answer,) = (elsewhere / "var" / "mail" / "sent" / "new").iterdir()

@@ -50,9 +50,9 @@ def test_a_complete_three_player_game_by_mail(judge: RunningJudge) -> None:
                      "--option", "language=en")
     assert done.returncode == 0, done.stderr
     judge.start()
-    players = {seat: judge.player(f"p{seat.lower()}", seat, f"pw-{seat}") for seat in ("S1", "S2", "S3")}
+    players = {seat: judge.player(f"p{seat.lower()}", seat, f"pw-{seat}-seat") for seat in ("S1", "S2", "S3")}
     for seat, player in players.items():
-        player.send(f"SIGNON {seat} pf pw-{seat}\n")
+        player.send(f"SIGNON {seat} pf pw-{seat}-seat\n")
     for player in players.values():
         start = text_of(player.wait_for("start", 1)[0])
         assert "stand-in" in start.lower() or "1847" in start

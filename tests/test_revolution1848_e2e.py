@@ -27,9 +27,9 @@ def test_a_sealed_play_stays_sealed_over_real_mail(judge: RunningJudge) -> None:
                      "--option", "language=en")
     assert done.returncode == 0, done.stderr
     judge.start()
-    a, b = judge.player("anna", "A", "pw-a"), judge.player("bert", "B", "pw-b")
-    a.send("SIGNON A rev pw-a\n")
-    b.send("SIGNON B rev pw-b\n")
+    a, b = judge.player("anna", "A", "pw-anna-1848"), judge.player("bert", "B", "pw-bert-1848")
+    a.send("SIGNON A rev pw-anna-1848\n")
+    b.send("SIGNON B rev pw-bert-1848\n")
     start_a, start_b = text_of(a.wait_for("start", 1)[0]), text_of(b.wait_for("start", 1)[0])
     store = judge.store()
     game = store.game("rev")

@@ -37,7 +37,7 @@ JUDGE = "judge@pbem.test"
 GM = "gm@pbem.test"
 START = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
 ADDRESS = {"A": "anna@players.test", "B": "bert@players.test"}
-PASSWORD = {"A": "pw-anna", "B": "pw-bert"}
+PASSWORD = {"A": "pw-anna-1848", "B": "pw-bert-1848"}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -151,7 +151,7 @@ class Table:
         message["Subject"] = "orders"
         message["Message-ID"] = make_msgid(domain="players.test")
         message.set_content(body + "\n")
-        self.mailbox.box.append(read_pipe(bytes(message)))
+        self.mailbox.box.append(read_pipe(bytes(message), self.now))  # it reaches the mailbox now
 
     def poll(self) -> Outbox:
         """One intake round of the judge; the mails it queued."""
@@ -329,13 +329,13 @@ def test_signing_on_again_works_and_every_failure_reads_the_same(started: Table)
 def test_german_anmelden_with_powers_of_several_words(table: Table) -> None:
     table.create("spiel2", "30jk", language="de")
 
-    ack = table.ack("nl@players.test", "ANMELDEN Vereinigte Niederlande spiel2 pw")
+    ack = table.ack("nl@players.test", "ANMELDEN Vereinigte Niederlande spiel2 pw-geheim")
     assert ack.sections() == [("SIGNON Vereinigte Niederlande spiel2 ****", [
         "Du spielst jetzt Vereinigte Niederlande in spiel2. Merke dir dein Passwort: jede Mail braucht es.",
         "Das Spiel hat noch nicht begonnen; noch freie Mächte: 10.",
     ])]
     assert ack.machine("Power") == ["Vereinigte Niederlande"]
-    ack = table.ack("rhb@players.test", "anmelden Rhine Bishoprics spiel2 geheim")
+    ack = table.ack("rhb@players.test", "anmelden Rhine Bishoprics spiel2 geheim-123")
     assert ack.section("SIGNON Rhine Bishoprics spiel2 ****")[0] == (
         "Du spielst jetzt Rheinbistümer in spiel2. Merke dir dein Passwort: jede Mail braucht es."
     )
@@ -345,7 +345,7 @@ def test_german_anmelden_with_powers_of_several_words(table: Table) -> None:
     assert (seats["Rheinbistümer"].status, seats["Rheinbistümer"].address) == ("playing", "rhb@players.test")
     assert sorted(p for p, s in seats.items() if s.status == "playing") == ["Rheinbistümer", "Vereinigte Niederlande"]
 
-    ack = table.ack("nl@players.test", "ANMELDEN Vereinigte Niederlande spiel2 pw")
+    ack = table.ack("nl@players.test", "ANMELDEN Vereinigte Niederlande spiel2 pw-geheim")
     assert ack.sections()[0][1] == [
         "Angemeldet als Vereinigte Niederlande in spiel2.",
         "Das Spiel hat noch nicht begonnen; noch freie Mächte: 9.",
@@ -697,7 +697,7 @@ def test_a_resigned_power_cannot_sign_on_never_blocks_and_gets_no_reports(starte
 
     ack = started.ack(address("England"), signon("England"), "F Lon - Nth", "READY")
     assert ack.sections() == [
-        ("SIGNON England spiel1 ****", [SIGNON_FAILED]),
+        ("SIGNON ****", [SIGNON_FAILED]),
         ("Orders (lines 2-2)", [SIGN_ON_FIRST]),
         ("READY", [SIGN_ON_FIRST]),
     ]
@@ -745,7 +745,7 @@ def test_a_changed_password_replaces_the_old_one(started: Table) -> None:
     assert "neu-geheim" not in ack.text and password("Austria") not in ack.text
 
     ack = started.ack(address("Austria"), signon("Austria"), "A Vie - Gal")
-    assert ack.sections() == [("SIGNON Austria spiel1 ****", [SIGNON_FAILED]),
+    assert ack.sections() == [("SIGNON ****", [SIGNON_FAILED]),
                               ("Orders (lines 2-2)", [SIGN_ON_FIRST])]
     ack = started.ack(address("Austria"), "SIGNON Austria spiel1 neu-geheim", "A Vie - Gal")
     assert ack.section("SIGNON Austria spiel1 ****")[0] == "Signed on as Austria in spiel1."
@@ -816,7 +816,7 @@ def test_help_lists_every_command_in_both_languages(table: Table) -> None:
         assert any(line.strip().endswith(f"in German: {', '.join(spec.german)})") for line in english), spec.rule
 
     table.create("spiel2", "30jk", language="de")
-    ack = table.ack("nl@players.test", "ANMELDEN Vereinigte Niederlande spiel2 pw", "HILFE")
+    ack = table.ack("nl@players.test", "ANMELDEN Vereinigte Niederlande spiel2 pw-geheim", "HILFE")
     german = ack.section("HELP")
     for spec in COMMANDS:
         assert spec.syntax("de") in german, spec.rule
@@ -851,8 +851,7 @@ def test_a_failed_sign_on_to_a_german_game_reads_like_any_other_failure(table: T
     table.ack(address("Austria"), signon("Austria", "spiel2"))
     wrong = table.ack(address("England"), "SIGNON Austria spiel2 falsch")
     unknown = table.ack(address("England"), "SIGNON Austria gibtsnicht falsch")
-    assert wrong.section("SIGNON Austria spiel2 ****") == [SIGNON_FAILED]
-    assert unknown.section("SIGNON Austria gibtsnicht ****") == [SIGNON_FAILED]
+    assert wrong.sections() == unknown.sections() == [("SIGNON ****", [SIGNON_FAILED])]
     assert wrong.machine("Game") == unknown.machine("Game") == []
 
 
@@ -863,7 +862,7 @@ def test_resigning_before_the_start_opens_the_seat_again(table: Table) -> None:
     assert ack.section("RESIGN") == ["You gave up your seat in spiel1; the game had not started, so the power is open again."]
     seat = next(p for p in table.store.players("spiel1") if p.power == "Austria")
     assert (seat.status, seat.address, seat.password_hash) == ("open", None, None)
-    again = table.ack(address("Germany"), "SIGNON Austria spiel1 neu")
+    again = table.ack(address("Germany"), "SIGNON Austria spiel1 neu-geheim")
     assert again.section("SIGNON Austria spiel1 ****")[0] == "You now play Austria in spiel1. Keep your password: every mail needs it."
 
 

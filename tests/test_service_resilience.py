@@ -109,3 +109,43 @@ def test_an_smtp_outage_across_a_deadline_delays_reports_but_loses_none(
     assert [sum(":: Phase: S1901M" in text_of(m) for m in p.mails("report")) for p in players] == [1] * len(players)
     assert "A VIE - GAL" in text_of(players[1].mails("report")[0])
     assert all(entry["state"] != "failed" for entry in json.loads(judge.cli("outbox", "--json").stdout))
+
+
+def test_a_restart_after_a_missed_deadline_over_imap_uses_the_last_sets_sent_before_it(judge: RunningJudge) -> None:
+    """Issue 12 point 11 over real Dovecot and SMTP: three players' first
+    sets are handled, then the judge is down across the deadline while
+    those three send replacements and two more send their first sets, and
+    one player mails after the deadline.  The restarted judge reads the
+    mailbox before the deadline's phase: exactly the last set each player
+    sent before the deadline is used, and the late mail counts for the fall."""
+    from datetime import datetime, timezone
+
+    create(judge, "down", "deadline.movement=40s")
+    judge.start()
+    players = seat_everyone(judge, "down")
+    for power, line in (("Austria", "A Vie H"), ("England", "F Lon H"), ("France", "A Par H")):
+        players[power].orders("down", line)
+        players[power].wait_for("acknowledgement", 2)
+    judge.stop()
+    store = judge.store()
+    game = store.game("down")
+    store.close()
+    assert game is not None and game.deadline is not None
+    deadline = datetime.fromisoformat(game.deadline)
+    latest = {"Austria": "A Vie - Tyr", "England": "F Lon - Nth", "France": "A Par - Bur",
+              "Germany": "A Mun - Ruh", "Italy": "A Ven - Tyr"}
+    for power, line in latest.items():
+        players[power].orders("down", line)
+    assert datetime.now(timezone.utc) < deadline, "the orders must reach the mailbox before the deadline"
+    time.sleep(max(0.0, (deadline - datetime.now(timezone.utc)).total_seconds()) + 2)
+    players["Russia"].orders("down", "A War - Gal")
+    time.sleep(2)
+    judge.start()
+    report = text_of(players["Turkey"].wait_for("report", 1, timeout=90)[0])
+    store = judge.store()
+    orders = store.phases("down")[0].orders
+    late = store.submissions("down", "F1901M").get("Russia")
+    store.close()
+    assert {p: o for p, o in orders.items() if o} == {p: [line.upper()] for p, line in latest.items()}
+    assert "No orders received (NMR): Russia, Turkey" in report
+    assert late is not None and late.orders == ("A WAR - GAL",)

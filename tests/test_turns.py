@@ -31,7 +31,7 @@ def address(power: str) -> str:
 
 
 def signon(power: str, game: str = "dice") -> str:
-    return f"SIGNON {power} {game} pw-{power.lower()}"
+    return f"SIGNON {power} {game} pw-{power.lower()}-seat"
 
 
 class DiceTable(Table):

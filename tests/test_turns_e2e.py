@@ -43,7 +43,7 @@ def seated(judge: RunningJudge, *options: str) -> dict[str, Player]:
     done = judge.cli(*args)
     assert done.returncode == 0, done.stderr
     judge.start()
-    players = {p: judge.player(p.lower(), p, f"pw-{p.lower()}") for p in SEATS}
+    players = {p: judge.player(p.lower(), p, f"pw-{p.lower()}-seat") for p in SEATS}
     for player in players.values():
         player.send(f"SIGNON {player.power} dice {player.password}\n")
     for player in players.values():

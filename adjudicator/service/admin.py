@@ -1,5 +1,5 @@
 """The operator's commands (docs/cli.md): ``serve``, ``demo``, ``game
-create|list|show`` and ``outbox``.  Each opens the configured database;
+create|list|show``, ``outbox``, ``purge`` and ``hash-password``.  Each opens the configured database;
 SQLite's WAL mode lets them run beside a running judge."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import mailbox
 import secrets
 import signal
 import tempfile
+from datetime import timedelta
 from email import message_from_bytes, policy
 from pathlib import Path
 from typing import Any, TextIO
@@ -24,6 +25,7 @@ from adjudicator.service.demo import SCRIPTS, demo_config, play
 from adjudicator.service.auth import hash_password
 from adjudicator.service.imap import MailboxUnavailable
 from adjudicator.service.runner import Judge, make_transport, utc_now
+from adjudicator.service.lock import AlreadyServing, ServeLock
 from adjudicator.service.store import Store, StoreError
 from adjudicator.service.turns import GameError, create_game
 
@@ -166,11 +168,12 @@ def command_outbox(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stde
     if store is None:
         return EX_TEMPFAIL
     try:
-        unsent = store.unsent_mail()
+        unsent = store.unsent_mail() + store.refused_mail()
         if args.json:
             json.dump([{"id": m.id, "recipients": list(m.recipients), "subject": _subject(m.message),
                         "queued_at": m.queued_at, "attempts": m.attempts, "next_try": m.next_try,
-                        "state": "failed" if m.attempts else "pending", "last_error": m.last_error}
+                        "state": "refused" if m.gave_up_at else "failed" if m.attempts else "pending",
+                        "last_error": m.last_error}
                        for m in unsent], stdout, ensure_ascii=False, indent=2)
             stdout.write("\n")
             return 0
@@ -179,6 +182,8 @@ def command_outbox(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stde
         for mail in unsent:
             state = f"failed {mail.attempts}x, next try {mail.next_try}: {mail.last_error}" if mail.attempts \
                 else f"pending since {mail.queued_at}"
+            if mail.gave_up_at:
+                state = f"refused for good at {mail.gave_up_at}, not tried again: {mail.last_error}"
             print(f"{mail.id[:12]}  {', '.join(mail.recipients)}  {_subject(mail.message)!r}  {state}", file=stdout)
     finally:
         store.close()
@@ -188,8 +193,15 @@ def command_outbox(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stde
 def command_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Run the judge until SIGTERM/SIGINT (``--once``: one round, then exit)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=stderr)
+    try:  # one judge per SQLite file; several on PostgreSQL share the work by claims (issue 19)
+        lock = None if args.config.database_url else ServeLock(args.config.database)
+    except AlreadyServing as error:
+        print(f"adjudicator serve: {error}", file=stderr)
+        return EX_TEMPFAIL
     store = open_store(args, stderr, create=True)
     if store is None:
+        if lock is not None:
+            lock.release()
         return EX_TEMPFAIL
     config = args.config
     judge = Judge(config, store, make_transport(config))
@@ -208,6 +220,36 @@ def command_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stder
         return EX_TEMPFAIL
     finally:
         store.close()
+        if lock is not None:
+            lock.release()
+    return 0
+
+
+def command_purge(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Apply the retention (``limits.retention``) now: raw mails handled
+    longer ago are emptied, sent outbox mails deleted (S32)."""
+    store = open_store(args, stderr)
+    if store is None:
+        return EX_TEMPFAIL
+    retention = args.config.limits.retention
+    try:
+        cutoff = (utc_now() - timedelta(seconds=retention)).isoformat()
+        mails, outbox, answers = store.purge(cutoff)
+    finally:
+        store.close()
+    print(f"purged (older than {format_duration(retention)}): {mails} raw mails emptied, {outbox} sent mails and "
+          f"{answers} answer records deleted", file=stdout)
+    return 0
+
+
+def command_hash_password(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Read a password from standard input and print its hash, for
+    ``judge.admin_password`` in the configuration."""
+    password = stdin.readline().rstrip("\r\n")
+    if not password:
+        print("adjudicator hash-password: no password on standard input", file=stderr)
+        return 2
+    print(hash_password(password), file=stdout)
     return 0
 
 
@@ -305,6 +347,11 @@ def add_commands(commands: Any) -> None:
     checking.add_argument("game", metavar="GAME", nargs="?")
     checking.add_argument("--file", metavar="FILE", help="the <game>-random.json of a game's last mail instead")
     checking.set_defaults(handler=command_verify)
+    purge = commands.add_parser("purge", help="apply the retention now: drop old raw mails and sent outbox mails")
+    purge.set_defaults(handler=command_purge)
+    hashing = commands.add_parser("hash-password", help="print the hash of a password read from standard input "
+                                                        "(for judge.admin_password)")
+    hashing.set_defaults(handler=command_hash_password)
     outbox = commands.add_parser("outbox", help="pending and failed outgoing mail")
     outbox.add_argument("--json", action="store_true", help="print a JSON list instead of lines")
     outbox.set_defaults(handler=command_outbox)

@@ -30,3 +30,26 @@ def check_password(password: str, stored: str | None) -> bool:
         password.encode("utf-8"), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p), dklen=32
     )
     return stored is not None and hmac.compare_digest(computed.hex(), digest)
+
+
+def is_password_hash(text: str) -> bool:
+    """True when ``text`` is a hash as ``hash_password`` writes it (so a
+    configuration may give the administrator password as a hash)."""
+    parts = text.split("$")
+    return len(parts) == 6 and parts[0] == "scrypt" and all(p.isdigit() for p in parts[1:4])
+
+
+_CONFIGURED: dict[str, str] = {}
+
+
+def check_admin_password(password: str, configured: str) -> bool:
+    """True when ``password`` is the administrator password ``configured``
+    (a hash, or the password itself, then hashed once per process): the
+    same slow hash as every other password, so guessing it costs as much."""
+    if not configured:
+        check_password(password, None)
+        return False
+    stored = configured if is_password_hash(configured) else _CONFIGURED.get(configured)
+    if stored is None:
+        stored = _CONFIGURED.setdefault(configured, hash_password(configured))
+    return check_password(password, stored)

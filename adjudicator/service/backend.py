@@ -14,6 +14,7 @@ PostgreSQL database is opened.
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
@@ -136,6 +137,18 @@ class Connection:
         raise NotImplementedError
 
 
+def owner_only(path: Path) -> None:
+    """Create the file ``path`` readable and writable by its owner only
+    (0600), or make an existing one so; SQLite gives its ``-wal`` and
+    ``-shm`` files the same permissions (issue 12, S20)."""
+    descriptor = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+    try:
+        if os.fstat(descriptor).st_mode & 0o077:
+            os.fchmod(descriptor, 0o600)
+    finally:
+        os.close(descriptor)
+
+
 class SqliteConnection(Connection):
     """SQLite in WAL mode, autocommit outside explicit transactions, writers
     serialised by ``BEGIN IMMEDIATE``."""
@@ -144,7 +157,8 @@ class SqliteConnection(Connection):
 
     def __init__(self, path: Path) -> None:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            owner_only(path)
             self._db = sqlite3.connect(path, timeout=30, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA foreign_keys=ON")

@@ -611,6 +611,10 @@ class, and every keyword of the grammar is in exactly one entry."""
 
 _BY_TERMINAL = {spec.terminal: spec for spec in COMMANDS}
 
+SECRET_RULES = frozenset({"signon", "gamemaster", "admin", "password"})
+"""Commands whose words may hold a password: their error messages never
+quote a word of the line."""
+
 
 # --- Help -----------------------------------------------------------------
 
@@ -738,10 +742,12 @@ class _Reader:
         """The command from its argument words (text, 0-based position), or
         what is wrong with them."""
         spec, messages = self.spec, _MESSAGES[self.language]
+        secret = spec.rule in SECRET_RULES
         for word, position in words:
             for offset, char in enumerate(word):
                 if not char.isprintable():
-                    return self.error(position + offset + 1, "unprintable", code=ord(char), word=_short(word))
+                    return self.error(position + offset + 1, "unprintable", code=ord(char),
+                                      word="****" if secret else _short(word))
         if spec.kind is SignOn and len(words) == 2 and len(words[0][0]) > 1 and words[0][0][0].isalpha():
             error = self.error(self.end_column(), "missing", names=spec.parameters[2].shown(self.language))
             return SignOnInitial(words[0][0], words[1][0], error)
@@ -760,7 +766,7 @@ class _Reader:
                 allowed = messages["one" if spec.required == 1 else "at_most_one"]
             else:
                 allowed = messages["at_most"].format(count=maximum)
-            return self.error(position + 1, "extra", word=_short(word), allowed=allowed)
+            return self.error(position + 1, "extra", word="****" if secret else _short(word), allowed=allowed)
         texts = [word for word, _ in words]
         values: list[str] = []
         for index, parameter in enumerate(spec.parameters):
@@ -965,3 +971,11 @@ def parse_mail(text: str) -> tuple[Item, ...]:
     if end is not None:
         items.append(end)
     return tuple(items)
+
+
+def is_secret_line(text: str) -> bool:
+    """True when ``text`` starts with the keyword of a command that holds a
+    password (``SECRET_RULES``), written well or not."""
+    token = _first_token(text.strip())
+    spec = _BY_TERMINAL.get(token.type) if token is not None else None
+    return spec is not None and spec.rule in SECRET_RULES

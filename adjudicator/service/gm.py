@@ -25,7 +25,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lark import Lark, Token, Tree, UnexpectedInput
 
-from adjudicator.config import Config, format_duration, parse_duration
+from adjudicator.config import Config, format_duration, is_address, parse_duration
+from adjudicator.mail.compose import check_address
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, GameSetupError, PositionEdits
 from adjudicator.resources import grammar_path
@@ -112,6 +113,20 @@ GM_COMMANDS: tuple[GmSpec, ...] = (
     GmSpec("random", "GM RANDOM ON|OFF", "SL ZUFALL AN|AUS",
            "Random powers: players sign on with SIGNON ANY <game> <password>.",
            "Mächte per Zufall: Spieler melden sich mit ANMELDEN ZUFALL <spiel> <passwort> an.", _SETUP),
+    GmSpec("min_password", "GM MINPASSWORD <n>", "SL MINDESTPASSWORT <n>",
+           "Seat passwords need at least n characters (default 8).",
+           "Passwörter der Plätze brauchen mindestens n Zeichen (Vorgabe 8).", _SETUP),
+    GmSpec("seats", "GM SEATS <n>", "SL PLÄTZE <n>",
+           "How many seats one mail address may take (default 1).",
+           "Wie viele Plätze eine Mailadresse belegen darf (Vorgabe 1).", _SETUP),
+    GmSpec("approval", "GM APPROVAL ON|OFF", "SL FREIGABE AN|AUS",
+           "Sign-ons wait for the GM's approval (GM APPROVE / GM REJECT).",
+           "Anmeldungen warten auf die Freigabe des Spielleiters (SL FREIGEBEN / SL ABLEHNEN).", _SETUP),
+    GmSpec("approve", "GM APPROVE <power>", "SL FREIGEBEN <macht>",
+           "Approve the sign-on waiting for a power.", "Die wartende Anmeldung für eine Macht freigeben.", _SETUP),
+    GmSpec("reject", "GM REJECT <power>", "SL ABLEHNEN <macht>",
+           "Refuse the sign-on waiting for a power; the seat is open again.",
+           "Die wartende Anmeldung für eine Macht ablehnen; der Platz ist wieder frei.", _SETUP),
     GmSpec("start", "GM START", "SL START",
            "Start the game now; open powers go into civil disorder.",
            "Das Spiel jetzt beginnen; freie Mächte sind in Anarchie.", _SETUP),
@@ -177,12 +192,26 @@ GM_COMMANDS: tuple[GmSpec, ...] = (
 _SPECS = {spec.rule: spec for spec in GM_COMMANDS}
 
 
-def masked(text: str) -> str:
-    """A GM line as it may be echoed: the new password of ``PASSWORD`` hidden."""
+_PASSWORD_WORDS = ("password", "passwort")
+
+
+def secret_words(text: str) -> list[str]:
+    """The words of a GM line that may be a password: every word after a
+    ``PASSWORD`` keyword (also under ``DRYRUN``)."""
     words = text.split()
-    if len(words) >= 2 and words[-2].lower() in ("password", "passwort"):
-        return " ".join(words[:-1] + ["****"])
-    return text
+    for index, word in enumerate(words):
+        if word.lower() in _PASSWORD_WORDS:
+            return words[index + 1:]
+    return []
+
+
+def masked(text: str) -> str:
+    """A GM line as it may be echoed: every word after ``PASSWORD`` hidden."""
+    words = text.split()
+    hidden = secret_words(text)
+    if not hidden:
+        return text
+    return " ".join(words[: len(words) - len(hidden)] + ["****"])
 
 
 def gm_help(language: str) -> list[str]:
@@ -224,6 +253,10 @@ class GmContext:
     one mail per player when the mail is done (``send_notices``)."""
     attachments: list[Attachment] = field(default_factory=list)
     """Pictures for the GM's answer (the map of a PREVIEW)."""
+    secrets: set[str] = field(default_factory=set)
+    """Passwords the commands made (never shown in the answer)."""
+    players_signed: set[str] = field(default_factory=set)
+    """Games the same mail signed on to as a player."""
 
 
 def run(context: GmContext, text: str) -> None:
@@ -233,16 +266,24 @@ def run(context: GmContext, text: str) -> None:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
         column = getattr(error, "column", 1)
-        context.lines.append(context.texts("gm_syntax", column=column, text=text[:80]))
+        context.lines.append(context.texts("gm_syntax", column=column, text=masked(text)[:80]))
         return
     assert isinstance(tree, Tree)
+    context.db.execute("SAVEPOINT gm_command")
     try:
         if tree.data == "dryrun":
             _dry_run(context, tree.children[1], text)
         else:
             _carry_out(context, tree, text)
     except GmRefused as refusal:
+        context.db.execute("ROLLBACK TO SAVEPOINT gm_command")
         context.lines.append(context.texts("gm_refused", reason=str(refusal)))
+    except (ValueError, KeyError, LookupError, GameSetupError, GameError) as error:
+        # a malformed argument the checks above missed: answered, nothing kept
+        context.db.execute("ROLLBACK TO SAVEPOINT gm_command")
+        context.lines.append(context.texts("gm_refused", reason=context.texts("gm_bad_argument",
+                                                                              error=type(error).__name__)))
+    context.db.execute("RELEASE SAVEPOINT gm_command")
 
 
 def _words(tree: Tree[Any], *types: str) -> list[str]:
@@ -264,7 +305,7 @@ def _carry_out(context: GmContext, tree: Tree[Any], text: str) -> None:
             raise GmRefused(context.texts("gm_wrong_state", status=context.texts(game.status)))
     handler = _HANDLERS[rule]
     detail = handler(context, tree)
-    if detail and context.game is not None and rule not in ("help", "preview", "password"):
+    if detail and context.game is not None and rule not in ("help", "password"):
         shown = _ADDRESS.sub("<address>", " ".join(text.split()))
         context.store.add_audit(context.db, context.game.name, context.now.isoformat(), context.role, shown, detail)
     if detail and rule == "password" and context.game is not None:
@@ -277,6 +318,7 @@ def _dry_run(context: GmContext, inner: Tree[Any] | Token, text: str) -> None:
     mails it would send, then undo everything."""
     if not isinstance(inner, Tree):  # pragma: no cover - the grammar nests a command
         raise GmRefused("DRYRUN needs a command")
+    _not_a_player(context)
     before = context.db.execute("SELECT COALESCE(MAX(seq), 0) FROM outbox").fetchone()[0]
     context.db.execute("SAVEPOINT gm_dry_run")
     answer: list[str] = []
@@ -295,6 +337,7 @@ def _dry_run(context: GmContext, inner: Tree[Any] | Token, text: str) -> None:
     context.lines.append(context.texts("gm_dry_run"))
     context.lines.extend(answer)
     distinct: dict[tuple[str, str], list[str]] = {}  # (subject, text) -> recipients: each mail shown once
+    sealed = context.game is not None and _module(context).submission_means_ready
     for raw, to in mails:
         message = message_from_bytes(bytes(raw), policy=policy.default)
         body = message.get_body(preferencelist=("plain",))
@@ -303,7 +346,13 @@ def _dry_run(context: GmContext, inner: Tree[Any] | Token, text: str) -> None:
         distinct.setdefault((str(message["Subject"]), content), []).extend(to.split("\n"))
     for (subject, content), addresses in distinct.items():
         context.lines.append(context.texts("gm_would_mail", to=", ".join(addresses), subject=subject))
-        context.lines.extend("    " + line for line in content.splitlines()[:200])
+        if sealed:  # a report or a hand would show sealed plays before they are revealed
+            context.lines.append("    " + context.texts("gm_sealed_hidden"))
+        else:
+            context.lines.extend("    " + line for line in content.splitlines()[:200])
+    if context.game is not None:
+        context.store.add_audit(context.db, context.game.name, context.now.isoformat(), context.role,
+                                masked(" ".join(text.split())), "dry run, nothing changed")
 
 
 # --- helpers -------------------------------------------------------------------
@@ -361,8 +410,21 @@ def send_notices(context: GmContext) -> None:
     context.notices.clear()
 
 
-def _new_password() -> str:
-    return secrets.token_urlsafe(9)
+def _check_address(context: GmContext, address: str) -> None:
+    """A mail address a GM named must be one the judge can write to."""
+    try:
+        check_address(address)
+        usable = is_address(address) and address.isascii()
+    except ValueError:
+        usable = False
+    if not usable:
+        raise GmRefused(context.texts("gm_bad_address", address=address[:80]))
+
+
+def _new_password(context: GmContext) -> str:
+    password = secrets.token_urlsafe(9)
+    context.secrets.add(password)
+    return password
 
 
 def _send_password(context: GmContext, address: str, power: str, password: str) -> None:
@@ -379,7 +441,8 @@ def _send_password(context: GmContext, address: str, power: str, password: str) 
 
 def _create(context: GmContext, tree: Tree[Any]) -> str:
     name, variant, address = _words(tree, "WORD", "ADDRESS")
-    password = _new_password()
+    _check_address(context, address)
+    password = _new_password(context)
     try:
         game = create_game(context.store, context.config, name, variant, {}, context.now, gm=address,
                            db=context.db, settings={"gm_password_hash": hash_password(password)})
@@ -518,10 +581,11 @@ def _assign(context: GmContext, tree: Tree[Any]) -> str:
     assert context.game is not None
     power = _power(context, _words(tree, "WORD"))
     (address,) = _words(tree, "ADDRESS")
+    _check_address(context, address)
     seat = _seat(context, power)
     if seat.status != "open":
         raise GmRefused(context.texts("gm_seat_taken", power=_name(context, power)))
-    password = _new_password()
+    password = _new_password(context)
     context.store.update_player(context.db, replace(seat, address=address, password_hash=hash_password(password),
                                                     status="playing", joined_at=context.now.isoformat()))
     _send_password(context, address, power, password)
@@ -541,6 +605,70 @@ def _random(context: GmContext, tree: Tree[Any]) -> str:
     what = "random powers " + ("on" if on else "off")
     context.lines.append(_done(context, what))
     return what
+
+
+def _setting(context: GmContext, key: str, value: Any, what: str) -> str:
+    assert context.game is not None
+    _save(context, replace(context.game, settings={**context.game.settings, key: value}))
+    context.lines.append(context.texts("gm_done", what=what))
+    return what
+
+
+def _min_password(context: GmContext, tree: Tree[Any]) -> str:
+    (count,) = _words(tree, "INT")
+    if not 1 <= int(count) <= 64:
+        raise GmRefused(context.texts("gm_bad_number", number=count, low=1, high=64))
+    return _setting(context, "password_min", int(count), f"seat passwords at least {int(count)} characters")
+
+
+def _seats(context: GmContext, tree: Tree[Any]) -> str:
+    (count,) = _words(tree, "INT")
+    if not 1 <= int(count) <= 50:
+        raise GmRefused(context.texts("gm_bad_number", number=count, low=1, high=50))
+    return _setting(context, "seats_per_address", int(count), f"{int(count)} seat(s) per address")
+
+
+def _approval(context: GmContext, tree: Tree[Any]) -> str:
+    (switch,) = _words(tree, "ONOFF")
+    on = switch.lower() in ("on", "an")
+    return _setting(context, "approval", on, "sign-ons need approval" if on else "sign-ons need no approval")
+
+
+def _waiting_seat(context: GmContext, tree: Tree[Any]) -> PlayerRecord:
+    seat = _seat(context, _power(context, _words(tree, "WORD")))
+    if seat.status != "waiting":
+        raise GmRefused(context.texts("gm_nothing_waiting", power=seat.power))
+    return seat
+
+
+def _approve(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    seat = _waiting_seat(context, tree)
+    context.store.update_player(context.db, replace(seat, status="playing", joined_at=context.now.isoformat()))
+    context.store.log(context.db, context.game.name, context.now.isoformat(), "joined", seat.power)
+    if seat.address:
+        queue_notice(context.store, context.db, context.config, context.game, seat.address,
+                     context.texts("approved_subject", game=context.game.name),
+                     context.texts("approved_mail", game=context.game.name, power=seat.power), context.now)
+    context.lines.append(context.texts("gm_done", what=f"{seat.power} approved"))
+    game = context.game
+    if all(p.status not in ("open", "waiting") for p in context.store.players(game.name)):
+        context.game = start_game(context.store, context.db, context.config, game, context.now)
+        context.lines.append(context.texts("game_started", game=game.name, phase=context.game.phase))
+    return f"{seat.power} approved"
+
+
+def _reject(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    seat = _waiting_seat(context, tree)
+    context.store.update_player(context.db, replace(seat, status="open", address=None, password_hash=None,
+                                                    joined_at=None))
+    if seat.address:
+        queue_notice(context.store, context.db, context.config, context.game, seat.address,
+                     context.texts("rejected_subject", game=context.game.name),
+                     context.texts("rejected_mail", game=context.game.name, power=seat.power), context.now)
+    context.lines.append(context.texts("gm_done", what=f"{seat.power} rejected"))
+    return f"{seat.power} rejected"
 
 
 def _start(context: GmContext, tree: Tree[Any]) -> str:
@@ -621,9 +749,29 @@ def _process(context: GmContext, tree: Tree[Any]) -> str:
     return ""
 
 
+def _not_a_player(context: GmContext) -> None:
+    """PREVIEW and DRYRUN are refused to a GM who also plays in the game."""
+    game = context.game
+    if game is None:
+        return
+    playing = game.name in context.players_signed or any(
+        p.address and p.address.lower() == context.actor.lower() and p.status == "playing"
+        for p in context.store.players(game.name))
+    if playing:
+        raise GmRefused(context.texts("gm_plays_too", game=game.name))
+
+
 def _preview(context: GmContext, tree: Tree[Any]) -> str:
     assert context.game is not None
     game = context.game
+    _not_a_player(context)
+    module = _module(context)
+    if module.submission_means_ready:  # sealed plays stay sealed: only how many are in
+        entries = context.store.submissions(game.name, game.phase)
+        acting = module.must_act(game.state)
+        played = sum(1 for p in acting if entries.get(p) is not None and entries[p].has_orders)
+        context.lines.append(context.texts("gm_preview_sealed", phase=game.phase, played=played, total=len(acting)))
+        return f"preview of {game.phase} ({played} of {len(acting)} plays in)"
     context.db.execute("SAVEPOINT gm_preview")
     try:
         if game.status == PAUSED:
@@ -638,7 +786,7 @@ def _preview(context: GmContext, tree: Tree[Any]) -> str:
         context.lines.extend("    " + line for line in report.report_text.splitlines())
         context.attachments.extend(report_images(_module(context), game.name, report.state, report.report,
                                                  language=game.language, texts=context.texts))
-    return ""
+    return f"preview of {game.phase}"
 
 
 def _rollback(context: GmContext, tree: Tree[Any]) -> str:
@@ -772,8 +920,9 @@ def _replace(context: GmContext, tree: Tree[Any]) -> str:
     assert context.game is not None
     power = _power(context, _words(tree, "WORD"))
     (address,) = _words(tree, "ADDRESS")
+    _check_address(context, address)
     seat = _seat(context, power)
-    password = _new_password()
+    password = _new_password(context)
     if seat.address and seat.address.lower() != address.lower():
         game = context.game
         queue_notice(context.store, context.db, context.config, game, seat.address,
@@ -835,7 +984,8 @@ def _help(context: GmContext, tree: Tree[Any]) -> str:
 _HANDLERS: dict[str, Callable[[GmContext, Tree[Any]], str]] = {
     "create": _create, "password": _password, "option": _option, "schedule": _schedule, "timezone": _timezone,
     "language": _language, "grace": _grace, "late": _late, "reminders": _reminders, "press_setting": _press_setting,
-    "assign": _assign, "random": _random, "start": _start, "deadline": _deadline, "pause": _pause, "resume": _resume,
+    "assign": _assign, "random": _random, "start": _start, "min_password": _min_password, "seats": _seats,
+    "approval": _approval, "approve": _approve, "reject": _reject, "deadline": _deadline, "pause": _pause, "resume": _resume,
     "process": _process, "preview": _preview, "rollback": _rollback, "unit_add": _unit_add,
     "unit_remove": _unit_remove, "unit_move": _unit_move, "centre": _centre, "confession": _confession,
     "incapacitate": _incapacitate, "orders": _orders, "replace": _replace, "eject": _eject, "end_draw": _end_draw,

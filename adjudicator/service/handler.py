@@ -10,12 +10,11 @@ garbled: the answer says what could not be read.
 
 from __future__ import annotations
 
-import hmac
 import logging
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
 from email.utils import getaddresses
@@ -25,13 +24,14 @@ from adjudicator.config import Config, is_address
 from adjudicator.service.pictures import report_images
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, Note
-from adjudicator.mail.body import player_text
+from adjudicator.mail.body import read_text
 from adjudicator.mail.compose import Attachment, check_address
 from adjudicator.mail.loops import why_not_answered
 from adjudicator.service import commands as cmd
 from adjudicator.service import gm
-from adjudicator.service import turn_commands
-from adjudicator.service.auth import check_password, hash_password
+from adjudicator.service import guard, turn_commands
+from adjudicator.service.auth import check_admin_password, check_password, hash_password
+from adjudicator.service.budget import masked_raw, quotes_answer, read_message, scrub
 from adjudicator.service.logwording import detail_text, log_line
 from adjudicator.service.notes import note_text
 from adjudicator.service.notify import queue, queue_notice, reply_subject
@@ -42,7 +42,6 @@ from adjudicator.service.turns import ACTIVE, FINISHED, FORMING, end_by_agreemen
 
 log = logging.getLogger(__name__)
 
-MAX_LINES = 2000
 RANDOM_POWER_WORDS = ("any", "random", "zufall", "beliebig")
 MAX_ORDER_LIKE = 20
 """Only the last this many lines of a press text are checked for orders."""
@@ -79,17 +78,22 @@ class HandledMail:
 
 
 def sender_of(message: Message) -> str | None:
-    """The address to answer: Reply-To, else From; None when neither holds
-    exactly one plausible address."""
-    for header in ("Reply-To", "From"):
-        try:
-            values = message.get_all(header) or []
-            addresses = [a for _, a in getaddresses([str(v) for v in values]) if a]
-        except Exception:  # a header too broken to parse counts as absent
-            addresses = []
-        if len(addresses) == 1 and is_address(addresses[0]) and addresses[0].isascii() and _sendable(addresses[0]):
-            return addresses[0]
+    """The address a mail comes from: its From, when that holds exactly one
+    plausible address; None otherwise.  Reply-To is never used to choose
+    where an answer goes: an address named only there would let anyone
+    send the judge's answers to a third party."""
+    addresses = _addresses(message, "From")
+    if len(addresses) == 1 and is_address(addresses[0]) and addresses[0].isascii() and _sendable(addresses[0]):
+        return addresses[0]
     return None
+
+
+def _addresses(message: Message, header: str) -> list[str]:
+    try:
+        values = message.get_all(header) or []
+        return [a for _, a in getaddresses([str(v) for v in values]) if a]
+    except Exception:  # a header too broken to parse counts as absent
+        return []
 
 
 def _sendable(address: str) -> bool:
@@ -100,6 +104,34 @@ def _sendable(address: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def bounded_lines(lines: list[str], max_pieces: int, max_chars: int) -> tuple[list[str], int, list[int]]:
+    """The lines of a mail as far as they are read: at most ``max_pieces``
+    pieces, where a line counts once plus once for each ``;`` (which
+    separates orders), a line cut at the piece where the budget ends; a
+    line longer than ``max_chars`` is left blank (line numbers stay).
+    Returns (lines read, pieces in the whole mail, numbers of the blanked
+    lines).  Linear in the text."""
+    kept: list[str] = []
+    too_long: list[int] = []
+    total = 0
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            if total < max_pieces:
+                kept.append(line)
+            continue
+        pieces = 1 + line.count(";")
+        room = max_pieces - total
+        total += pieces
+        if room <= 0:
+            continue
+        if len(line) > max_chars:
+            too_long.append(number)
+            kept.append("")
+            continue
+        kept.append(line if pieces <= room else ";".join(line.split(";")[:room]))
+    return kept, total, too_long
 
 
 def shown(text: str, limit: int = MAX_SHOWN) -> str:
@@ -119,40 +151,150 @@ def _visible(char: str) -> str:
 
 
 def handle_mail(store: Store, config: Config, mail: InboundMail, now: datetime) -> HandledMail:
-    """Handle one stored mail completely (see the module docstring)."""
+    """Handle one stored mail completely (see the module docstring).
+    ``AlreadyHandled`` (and nothing written) when another process
+    handled the mail first."""
+    limits = config.limits
+    problem: str | None = None
     try:
-        message: Message = message_from_bytes(mail.raw, policy=policy.default)
+        message, problem = read_message(mail.raw, limits.header_bytes, limits.mime_parts)
         reason = why_not_answered(message, config.loop_id)
         sender = sender_of(message)
     except Exception as error:  # the parser itself failed: nothing to answer to
         message, reason, sender = EmailMessage(), f"unreadable headers: {error}", None
     if reason is None and sender is None:
         reason = "no usable sender address"
-    if reason is None and sender is not None and sender.lower() == config.address.lower():
+    judge = config.address.lower()
+    if reason is None and sender is not None and (
+            sender.lower() == judge or judge in (a.lower() for a in _addresses(message, "Reply-To"))):
         reason = "sent from the judge's own address"
+    if reason is None and sender is not None:
+        reason = _answer_limit(store, config, sender, now)
     if reason is not None:
-        log.info("mail %s not answered: %s", mail.id, reason)
-        with store.transaction() as db:
-            store.finish_inbound(db, mail.id, "ignored", reason)
-        return HandledMail("ignored", reason)
+        return _ignore(store, mail, reason)
     assert sender is not None
     with store.transaction() as db:
         session = _Session(store, db, config, sender, now)
-        session.run(message)
+        if mail.size > len(mail.raw):
+            session.sections.append(Section(session.texts("too_long_echo"), [session.texts(
+                "mail_too_large", size=mail.size, limit=limits.stored_bytes)]))
+        elif problem is not None:
+            session.sections.append(Section(session.texts("unreadable_echo"),
+                                            [session.texts("unreadable_body", error=problem)]))
+        else:
+            session.run(message)
+        if session.looped:
+            store.replace_inbound_raw(db, mail.id, masked_raw(mail.raw, session.secrets, session.read),
+                                      now.isoformat())
+            store.finish_inbound(db, mail.id, "ignored", "quotes the judge's last answer to this address")
+            return HandledMail("ignored", "quotes the judge's last answer to this address")
         session.private_sections()
+        recipient = session.answer_to or sender
         sections = [Section(shown(s.echo), [shown(line) for line in s.lines]) for s in session.sections]
         text = render(
             "ack.txt.j2", session.texts, session.power_name, judge=config.address,
             games=session.game_lines(), sections=sections,
         )
+        budget = limits.answer_bytes if session.authenticated else limits.stranger_answer_bytes
+        text, attachments = _fit(session, scrub(text, session.secrets | session.generated), session.attachments,
+                                 budget)
         message_id = _header(message, "Message-ID")
         references = _header(message, "References").split() if _header(message, "References") else []
+        subject = scrub(reply_subject(_header(message, "Subject")), session.secrets | session.generated)
         queue(
-            store, db, config, sender, reply_subject(_header(message, "Subject")), text, now,
-            in_reply_to=message_id or None, references=references, attachments=session.attachments,
+            store, db, config, recipient, subject, text, now,
+            in_reply_to=message_id or None, references=references, attachments=attachments,
         )
-        store.finish_inbound(db, mail.id, "done", f"answered {sender}")
-    return HandledMail("done", f"answered {sender}", tuple(sorted(session.touched)))
+        store.record_answer(db, recipient, now.isoformat(), session.succeeded, text, session.authenticated)
+        store.replace_inbound_raw(db, mail.id, masked_raw(mail.raw, session.secrets, session.read), now.isoformat())
+        store.finish_inbound(db, mail.id, "done", f"answered {recipient}")
+    return HandledMail("done", f"answered {recipient}", tuple(sorted(session.touched)))
+
+
+def answer_too_complex(store: Store, config: Config, mail: InboundMail, now: datetime) -> HandledMail:
+    """A mail whose handling ran out of time: nothing it asked for is
+    carried out; its sender (when it may be answered) is told so, and the
+    mail is done."""
+    try:
+        message, _ = read_message(mail.raw, config.limits.header_bytes, 0)
+        reason = why_not_answered(message, config.loop_id)
+        sender = sender_of(message)
+    except Exception as error:
+        message, reason, sender = EmailMessage(), f"unreadable headers: {error}", None
+    if reason is not None or sender is None or sender.lower() == config.address.lower():
+        return _ignore(store, mail, f"too complex, not answered: {reason or 'no usable sender address'}",
+                       state="failed")
+    texts = Texts(config.language, config.time_zone)
+    text = render("ack.txt.j2", texts, lambda p: p, judge=config.address, games=[],
+                  sections=[Section(texts("unreadable_echo"), [texts("mail_too_complex")])])
+    with store.transaction() as db:
+        queue(store, db, config, sender, reply_subject(_header(message, "Subject"))[:200], text, now,
+              in_reply_to=_header(message, "Message-ID") or None)
+        store.record_answer(db, sender, now.isoformat(), False, text)
+        store.replace_inbound_raw(db, mail.id, b"", now.isoformat())
+        store.finish_inbound(db, mail.id, "done", f"too complex; answered {sender}")
+    return HandledMail("done", f"too complex; answered {sender}")
+
+
+def shunt(store: Store, config: Config, mail: InboundMail, now: datetime, reason: str) -> None:
+    """Set a mail aside for a person after ``limits.mail_attempts`` failed
+    or unfinished attempts (state ``shunted``, never tried again); the
+    administrator, when the configuration names one, is told."""
+    log.error("mail %s shunted after %d attempts: %s", mail.id, mail.attempts, reason)
+    texts = Texts(config.language, config.time_zone)
+    try:
+        message, _ = read_message(mail.raw, config.limits.header_bytes, 0)
+        sender = sender_of(message) or "?"
+    except Exception:
+        sender = "?"
+    with store.transaction() as db:
+        store.finish_inbound(db, mail.id, "shunted", reason[:500])
+        if config.admin:
+            body = texts("shunt_mail", mail=mail.id[:16], sender=sender, attempts=mail.attempts, reason=reason[:500])
+            queue(store, db, config, config.admin, texts("shunt_subject"),
+                  f":: Judge: {config.address}\n:: Kind: notice\n\n{body}\n", now)
+
+
+def _ignore(store: Store, mail: InboundMail, reason: str, state: str = "ignored") -> HandledMail:
+    log.info("mail %s not answered: %s", mail.id, reason)
+    with store.transaction() as db:
+        store.finish_inbound(db, mail.id, state, reason)
+    return HandledMail(state, reason)
+
+
+def _answer_limit(store: Store, config: Config, sender: str, now: datetime) -> str | None:
+    """Why ``sender`` gets no answer now (too many answers to mails without
+    a sign-on in the last hour; too many answers without a successful
+    command: a loop), or None."""
+    limits = config.limits
+    total, _ = store.answers_since(sender, (now - timedelta(hours=1)).isoformat())
+    if total >= limits.answers_per_hour:
+        return f"{total} answers to this address in the last hour without a sign-on (limits.answers_per_hour)"
+    _, idle = store.answers_since(sender, (now - timedelta(seconds=limits.loop_window)).isoformat())
+    if idle >= limits.loop_answers:
+        return f"{idle} answers without a successful command from this address (limits.loop_answers): a mail loop?"
+    return None
+
+
+def _fit(session: _Session, text: str, attachments: list[Attachment], budget: int) -> tuple[str, list[Attachment]]:
+    """The answer within ``budget`` bytes: attachments (maps) that do not
+    fit become a note, then the text is cut with a note."""
+    kept: list[Attachment] = []
+    used = len(text.encode("utf-8"))
+    notes: list[str] = []
+    for attachment in attachments:
+        size = len(attachment.data) * 4 // 3  # base64
+        if used + size > budget:
+            notes.append(session.texts("attachment_left_out", name=attachment.filename))
+            continue
+        used += size
+        kept.append(attachment)
+    if len(text.encode("utf-8")) > budget:
+        text = text.encode("utf-8")[:budget].decode("utf-8", errors="ignore").rsplit("\n", 1)[0]
+        notes.append(session.texts("answer_cut", limit=budget))
+    if notes:
+        text = text.rstrip("\n") + "\n\n" + "\n".join(notes) + "\n"
+    return text, kept
 
 
 def _header(message: Message, name: str) -> str:
@@ -181,6 +323,18 @@ class _Session:
         """Mail lines not accepted (order problems, malformed commands)."""
         self.readied: list[tuple[Section, Submission]] = []
         """READY commands of this mail: they count only if no line was rejected."""
+        self.secrets: set[str] = set()
+        self.lines: list[str] = []
+        self.generated: set[str] = set()
+        self.read = ""
+        self.looped = False
+        self.verdicts: dict[int, str] = {}
+        self.answer_to: str | None = None
+        self.authenticated = False
+        self.succeeded = False
+        self.expensive = 0
+        self.pressed: set[str] = set()
+        self.gm_told: set[str] = set()
 
     def power_name(self, power: str) -> str:
         """A power's name in the mail's language (of the last sign-on)."""
@@ -202,18 +356,31 @@ class _Session:
         return result
 
     def run(self, message: Message) -> None:
-        """Read the body and carry out every command."""
+        """Read the body (within the mail's budget) and carry out every command."""
+        limits = self.config.limits
         try:
-            text = player_text(message)
+            found = read_text(message, limits.text_bytes, limits.mime_parts)
         except Exception as error:  # a body no decoder can read is answered, not fatal
             self.sections.append(Section(self.texts("unreadable_echo"), [self.texts("unreadable_body", error=error)]))
             return
-        lines = cmd.mail_lines(text)
-        if len(lines) > MAX_LINES:
+        self.read = found.text
+        if quotes_answer(self.store.last_answer(self.sender), found.text):
+            self.looped = True
+            return
+        if found.cut:
             self.sections.append(Section(self.texts("too_long_echo"),
-                                         [self.texts("too_long", read=MAX_LINES, total=len(lines))]))
-            text = "\n".join(lines[:MAX_LINES])
-        items = cmd.parse_mail(text)
+                                         [self.texts("text_cut", read=limits.text_bytes, total=found.total)]))
+        lines, pieces, long_lines = bounded_lines(cmd.mail_lines(found.text), limits.lines, limits.line_chars)
+        if pieces > limits.lines:
+            self.sections.append(Section(self.texts("too_long_echo"),
+                                         [self.texts("too_long", read=limits.lines, total=pieces)]))
+        if long_lines:
+            self.sections.append(Section(self.texts("too_long_echo"), [self.texts(
+                "line_too_long", lines=", ".join(str(n) for n in long_lines[:20]), limit=limits.line_chars)]))
+        items = cmd.parse_mail("\n".join(lines))
+        self.lines = lines
+        self._collect_secrets(items, lines)
+        self._verify(items)
         if not any(not isinstance(i.value, cmd.SignOff) for i in items):
             self.sections.append(Section(self.texts("empty_echo"), [self.texts("empty_mail")]))
         for item in items:
@@ -243,6 +410,108 @@ class _Session:
         """A game's note in the mail's language."""
         return note_text(note, self.texts, self.power_name)
 
+    # --- authentication ------------------------------------------------------
+
+    def _collect_secrets(self, items: tuple[cmd.Item, ...], lines: list[str]) -> None:
+        """Every word of the mail that may be a password: never echoed,
+        masked in the mail as kept."""
+        for item in items:
+            value = item.value
+            if isinstance(value, (cmd.SignOn, cmd.GameMaster, cmd.Admin, cmd.SignOnInitial)):
+                self.secrets.add(value.password)
+            elif isinstance(value, cmd.ChangePassword):
+                self.secrets.add(value.new)
+            elif isinstance(value, cmd.GmCommand):
+                self.secrets.update(gm.secret_words(value.text))
+            elif isinstance(value, cmd.CommandError) and cmd.is_secret_line(lines[item.line - 1]):
+                self._words_as_secrets(lines[item.line - 1])
+
+    def _words_as_secrets(self, line: str) -> None:
+        """Every word of a sign-on line that failed or could not be read may
+        be a password (a password of two words, words in the wrong place):
+        all are secrets but the keyword, the first word after it (a power)
+        and the names of existing games."""
+        words = line.split()
+        start = 2 if len(words) > 1 and words[0].lower() in ("signon", "anmelden") else 1
+        self.secrets.update(w for w in words[start:] if self.store.game(w) is None)
+
+    def _verify(self, items: tuple[cmd.Item, ...]) -> None:
+        """Check every authentication line of the mail before anything is
+        carried out (S25): at most ``limits.auth_lines_per_mail`` are tried,
+        each with one slow hash, none while its sender or target is locked
+        out.  When any tried line fails, every authentication line of the
+        mail fails alike, so the answer never says which guess was right;
+        failures are counted for target and sender."""
+        limits = self.config.limits
+        tried: list[tuple[int, str, bool, str | None]] = []
+        for item in items:
+            value: Any = item.value
+            if isinstance(value, cmd.SignOnInitial):
+                value = self._as_sign_on(value)
+            if not isinstance(value, (cmd.SignOn, cmd.GameMaster, cmd.Admin)):
+                continue
+            target, owner, check = self._target(value)
+            sender_locked = guard.locked(self.store, guard.sender_key(self.sender), self.now)
+            target_locked = (owner or "").lower() != self.sender.lower() and guard.locked(self.store, target,
+                                                                                          self.now)
+            if len(tried) >= limits.auth_lines_per_mail or sender_locked or target_locked:
+                self.verdicts[item.line] = "not_tried"
+                continue
+            tried.append((item.line, target, check(), owner))
+        failed = any(not ok for _, _, ok, _ in tried)
+        for item in items:
+            if self.verdicts.get(item.line, "ok") != "ok" or (failed and item.line in self.verdicts):
+                self._words_as_secrets(self.lines[item.line - 1])
+        for line, target, ok, _ in tried:
+            self.verdicts[line] = "failed" if failed else "ok"
+            if failed and not ok:
+                guard.failed(self.store, self.db, limits, target, self.now)
+            elif not failed:
+                guard.succeeded(self.store, self.db, target)
+        if failed:
+            guard.failed(self.store, self.db, limits, guard.sender_key(self.sender), self.now)
+        elif tried:
+            guard.succeeded(self.store, self.db, guard.sender_key(self.sender))
+
+    def _target(self, value: cmd.SignOn | cmd.GameMaster | cmd.Admin) -> tuple[str, str | None, Callable[[], bool]]:
+        """(the counting key, the address the target is registered to, the
+        check) of one authentication line; every check costs one slow hash."""
+        if isinstance(value, cmd.Admin):
+            return (guard.target_key("admin"), self.config.admin or None,
+                    lambda: check_admin_password(value.password, self.config.admin_password))
+        game = self.store.game(value.game)
+        if isinstance(value, cmd.GameMaster):
+            stored = game.settings.get("gm_password_hash") if game is not None else None
+            return (guard.target_key("gm", value.game), game.gm if game is not None else None,
+                    lambda: check_password(value.password, stored if isinstance(stored, str) else None))
+        module = game_module(game.variant) if game is not None else None
+        power = module.lookup_power(value.power) if module is not None else None
+        seat = next((p for p in self.store.players(game.name) if p.power == power), None) if game else None
+        key = guard.target_key("seat", value.game, power or value.power)
+        if game is None or seat is None:
+            random_words = game is not None and value.power.lower() in RANDOM_POWER_WORDS
+            if random_words and game is not None and game.status == FORMING and game.settings.get("random"):
+                return key, None, lambda: not check_password(value.password, None)
+            return key, None, lambda: check_password(value.password, None)
+        if seat.status == "open" and game.status == FORMING:
+            return key, None, lambda: not check_password(value.password, None)
+        stored_hash = seat.password_hash if seat.status == "playing" else None
+        return key, seat.address, lambda: check_password(value.password, stored_hash)
+
+    def _auth_refused(self, line: int, section: Section, failure_key: str) -> bool:
+        """Answer an authentication line that was not tried or failed;
+        True when it was answered so (nothing more to do)."""
+        verdict = self.verdicts.get(line, "failed")
+        if verdict == "ok":
+            return False
+        section.lines.append(self.texts("auth_not_tried" if verdict == "not_tried" else failure_key))
+        return True
+
+    def _authenticated(self, address: str | None) -> None:
+        self.authenticated = self.succeeded = True
+        if self.answer_to is None:
+            self.answer_to = address or self.sender
+
     # --- dispatch ------------------------------------------------------------
 
     def _dispatch(self, line: int, value: Any) -> None:
@@ -256,7 +525,7 @@ class _Session:
             return
         self._finish_orders()
         if isinstance(value, (cmd.GameMaster, cmd.Admin, cmd.GmCommand)):
-            self._staff_command(value)
+            self._staff_command(line, value)
             return
         if isinstance(value, (cmd.Press, cmd.Broadcast)):
             self._press(value)
@@ -280,7 +549,7 @@ class _Session:
                                          [self.texts("command_error", line=value.line, column=value.column,
                                                      message=value.message) + hint]))
         elif isinstance(value, cmd.SignOn):
-            self._sign_on(value)
+            self._sign_on(line, value)
         elif isinstance(value, cmd.SignOnInitial):
             self._sign_on_initial(line, value)
         elif isinstance(value, (cmd.Summary, cmd.WhoGame, cmd.PhaseInfo)):
@@ -289,35 +558,56 @@ class _Session:
             self._set_option(line, value)
         elif isinstance(value, cmd.SignOff):
             self.sections.append(Section("SIGNOFF", [self.texts("signed_off", ignored=value.ignored_lines)]))
-        elif isinstance(value, cmd.Help):
-            self.sections.append(Section("HELP", cmd.help_text(self.texts.language).splitlines()))
-        elif isinstance(value, cmd.ListGames):
-            self._list(value)
-        elif isinstance(value, cmd.History):
-            self._history(value)
+        elif isinstance(value, (cmd.Help, cmd.ListGames, cmd.History)):
+            self._expensive(value)
         elif isinstance(value, (cmd.PassRound, cmd.Cancel, cmd.Undo, cmd.Status)):
             self._turn_command(value)
         else:
             self._player_command(value)
 
-    def _sign_on(self, value: cmd.SignOn) -> None:
-        section = Section(f"SIGNON {value.power} {value.game} ****")
+    def _expensive(self, value: cmd.Help | cmd.ListGames | cmd.History) -> None:
+        """HELP, LIST and HISTORY; HELP and HISTORY of one phase (with its
+        map) are costly: at most ``limits.expensive_per_mail`` per mail."""
+        costly = isinstance(value, cmd.Help) or (isinstance(value, cmd.History) and value.phase is not None)
+        self.expensive += int(costly)
+        if costly and self.expensive > self.config.limits.expensive_per_mail:
+            echo = "HELP" if isinstance(value, cmd.Help) else "HISTORY"
+            self.sections.append(Section(echo, [self.texts("too_many_expensive",
+                                                           limit=self.config.limits.expensive_per_mail)]))
+            return
+        self.succeeded = True
+        if isinstance(value, cmd.Help):
+            self.sections.append(Section("HELP", cmd.help_text(self.texts.language).splitlines()))
+        elif isinstance(value, cmd.ListGames):
+            self._list(value)
+        else:
+            self._history(value)
+
+    def _sign_on(self, line: int, value: cmd.SignOn) -> None:
+        section = Section("SIGNON ****")
         self.sections.append(section)
         self.current = None
+        if self._auth_refused(line, section, "signon_failed"):
+            return
         game = self.store.game(value.game)
-        if (game is not None and game.status == FORMING and game.settings.get("random")
-                and value.power.lower() in RANDOM_POWER_WORDS):
-            self._apply_for_random_power(section, game, value.password)
+        assert game is not None  # the sign-on was verified
+        section.echo = f"SIGNON {value.power} {game.name} ****"
+        if game.status == FORMING and game.settings.get("random"):
+            if value.power.lower() in RANDOM_POWER_WORDS:
+                self._apply_for_random_power(section, game, value.password)
+            else:
+                section.lines.append(self.texts("signon_random_only", game=game.name))
             return
-        module = game_module(game.variant) if game is not None else None
-        power = module.lookup_power(value.power) if module is not None else None
-        seat = next((p for p in self.store.players(game.name) if p.power == power), None) if game else None
-        if game is None or module is None or seat is None:
-            check_password(value.password, None)
-            section.lines.append(self.texts("signon_failed"))
-            return
+        module = game_module(game.variant)
+        power = module.lookup_power(value.power)
+        seat = next(p for p in self.store.players(game.name) if p.power == power)
         if seat.status == "open" and game.status == FORMING:
             self.texts = Texts(game.language, game.time_zone)
+            if not self._may_join(section, game, value.password):
+                return
+            if game.settings.get("approval"):
+                self._ask_approval(section, game, module, seat, value.password)
+                return
             seat = replace(seat, address=self.sender, password_hash=hash_password(value.password),
                            status="playing", joined_at=self.now.isoformat())
             self.store.update_player(self.db, seat)
@@ -327,30 +617,32 @@ class _Session:
             if all(p.status != "open" for p in self.store.players(game.name)):
                 game = start_game(self.store, self.db, self.config, game, self.now)
                 section.lines.append(self.texts("game_started", game=game.name, phase=game.phase))
-        elif seat.status == "playing" and check_password(value.password, seat.password_hash):
+        else:
             self.texts = Texts(game.language, game.time_zone)
             section.lines.append(self.texts("signon_ok", power=module.power_name(seat.power, game.language),
                                             game=game.name))
-        else:
-            if seat.status != "playing":
-                check_password(value.password, None)
-            section.lines.append(self.texts("signon_failed"))
-            return
+        self._authenticated(seat.address)
         self.current = _SignedOn(game, seat, module)
         self.signed[game.name] = self.current
         self._describe_phase(section)
 
     def _sign_on_initial(self, line: int, value: cmd.SignOnInitial) -> None:
         """njudge's ``SIGNON Estd1 geheim``: the power's initial and the game."""
-        game = self.store.game(value.code[1:])
-        if game is not None:
-            module = game_module(game.variant)
-            initial = value.code[0].upper()
-            fitting = [p for p in module.powers() if p[:1].upper() == initial]
-            if len(fitting) == 1:
-                self._sign_on(cmd.SignOn(fitting[0], game.name, value.password))
-                return
+        sign_on = self._as_sign_on(value)
+        if sign_on is not None:
+            self._sign_on(line, sign_on)
+            return
         self._dispatch(line, value.error)
+
+    def _as_sign_on(self, value: cmd.SignOnInitial) -> cmd.SignOn | None:
+        """The sign-on ``SIGNON <initial><game>`` stands for, when exactly
+        one power of that game has the initial."""
+        game = self.store.game(value.code[1:])
+        if game is None:
+            return None
+        initial = value.code[0].upper()
+        fitting = [p for p in game_module(game.variant).powers() if p[:1].upper() == initial]
+        return cmd.SignOn(fitting[0], game.name, value.password) if len(fitting) == 1 else None
 
     def _game_of(self, name: str | None, section: Section) -> GameRecord | None:
         """The game a command names, else the one signed on to (an answer
@@ -419,9 +711,44 @@ class _Session:
             self.sections.append(Section(f"SET {shown(value.words, 60)}",
                                          [self.texts("set_unknown", setting=shown(value.words, 60))]))
 
+    def _ask_approval(self, section: Section, game: GameRecord, module: GameModule, seat: PlayerRecord,
+                      password: str) -> None:
+        """A game whose GM approves sign-ons: the seat waits (S30), the GM
+        is told once per mail."""
+        self.store.update_player(self.db, replace(seat, address=self.sender, password_hash=hash_password(password),
+                                                  status="waiting", joined_at=self.now.isoformat()))
+        self.succeeded = True
+        name = module.power_name(seat.power, game.language)
+        section.lines.append(self.texts("signon_waiting", power=name, game=game.name))
+        if game.gm and game.name not in self.gm_told:
+            self.gm_told.add(game.name)
+            queue_notice(self.store, self.db, self.config, game, game.gm,
+                         self.texts("approval_subject", game=game.name),
+                         self.texts("approval_mail", game=game.name, power=seat.power), self.now)
+
+    def _may_join(self, section: Section, game: GameRecord, password: str) -> bool:
+        """A new player may take a seat: the password is long enough, the
+        address holds no other seat of the game (unless the GM allows
+        more); otherwise the answer says why (S30)."""
+        shortest = int(game.settings.get("password_min", self.config.limits.seat_password_min))
+        if len(password) < shortest:
+            section.lines.append(self.texts("password_too_short", minimum=shortest))
+            return False
+        allowed = int(game.settings.get("seats_per_address", 1))
+        held = sum(1 for p in self.store.players(game.name)
+                   if p.address and p.address.lower() == self.sender.lower() and p.status == "playing")
+        held += sum(1 for a, _ in self.store.applicants(game.name) if a.lower() == self.sender.lower())
+        if held >= allowed:
+            section.lines.append(self.texts("seat_limit", game=game.name, allowed=allowed))
+            return False
+        return True
+
     def _apply_for_random_power(self, section: Section, game: GameRecord, password: str) -> None:
         """``SIGNON ANY <game> <password>`` in a game with random powers."""
         self.texts = Texts(game.language, game.time_zone)
+        if not self._may_join(section, game, password):
+            return
+        self.succeeded = True
         self.store.add_applicant(self.db, game.name, self.sender, hash_password(password), self.now.isoformat())
         open_seats = sum(1 for p in self.store.players(game.name) if p.status == "open")
         missing = open_seats - len(self.store.applicants(game.name))
@@ -558,6 +885,10 @@ class _Session:
         game = self.store.game(self.current.game.name) or self.current.game
         seat = self.current.player
         if isinstance(value, cmd.ChangePassword):
+            shortest = int(game.settings.get("password_min", self.config.limits.seat_password_min))
+            if len(value.new) < shortest:
+                section.lines.append(self.texts("password_too_short", minimum=shortest))
+                return
             seat = replace(seat, password_hash=hash_password(value.new))
             self.store.update_player(self.db, seat)
             self.current.player = seat
@@ -747,18 +1078,19 @@ class _Session:
 
     # --- game masters, press, absences -----------------------------------------------
 
-    def _staff_command(self, value: cmd.GameMaster | cmd.Admin | cmd.GmCommand) -> None:
+    def _staff_command(self, line: int, value: cmd.GameMaster | cmd.Admin | cmd.GmCommand) -> None:
         if isinstance(value, cmd.GameMaster):
-            section = Section(f"GAMEMASTER {value.game} ****")
+            section = Section("GAMEMASTER ****")
             self.sections.append(section)
             self._flush_staff()
             self.staff = None
-            game = self.store.game(value.game)
-            stored = game.settings.get("gm_password_hash") if game is not None else None
-            if game is None or not check_password(value.password, stored if isinstance(stored, str) else None):
-                section.lines.append(self.texts("gm_signon_failed"))
+            if self._auth_refused(line, section, "gm_signon_failed"):
                 return
+            game = self.store.game(value.game)
+            assert game is not None  # the sign-on was verified
+            section.echo = f"GAMEMASTER {game.name} ****"
             self.texts = Texts(game.language, game.time_zone)
+            self._authenticated(game.gm)
             self.staff = gm.GmContext(self.store, self.db, self.config, self.now, self.sender, "gm", game, self.texts)
             section.lines.append(self.texts("gm_signon_ok", game=game.name, status=self.texts(game.status),
                                             phase=game.phase))
@@ -768,10 +1100,9 @@ class _Session:
             self.sections.append(section)
             self._flush_staff()
             self.staff = None
-            expected = self.config.admin_password
-            if not expected or not hmac.compare_digest(value.password.encode(), expected.encode()):
-                section.lines.append(self.texts("admin_signon_failed"))
+            if self._auth_refused(line, section, "admin_signon_failed"):
                 return
+            self._authenticated(self.config.admin or None)
             self.staff = gm.GmContext(self.store, self.db, self.config, self.now, self.sender, "admin", None,
                                       self.texts)
             section.lines.append(self.texts("admin_signon_ok"))
@@ -783,9 +1114,11 @@ class _Session:
             return
         self.staff.lines = section.lines
         self.staff.texts = self.texts
+        self.staff.players_signed = {name for name in self.signed}
         gm.run(self.staff, value.text)
         self.attachments.extend(self.staff.attachments)
         self.staff.attachments.clear()
+        self.generated.update(self.staff.secrets)
         if self.staff.game is not None:
             self.touched.add(self.staff.game.name)
         if self.staff.expect_orders is not None:
@@ -821,7 +1154,7 @@ class _Session:
         def take(lines: tuple[tuple[int, str], ...] | None) -> None:
             body = [text for _, text in lines] if lines else []
             section.lines.extend(send_press(self.store, self.db, self.config, self.now, game, power, recipients,
-                                            anonymous, body, self.texts))
+                                            anonymous, body, self.texts, self.pressed))
             section.lines.extend(self._order_like(signed, lines or ()))
 
         self.block_for = take
@@ -858,7 +1191,8 @@ class _Session:
         power = signed.player.power
         self.store.add_absence(self.db, game.name, power, first.isoformat(), last.isoformat(), self.now.isoformat())
         self.store.log(self.db, game.name, self.now.isoformat(), "absence", f"{power} {first} to {last}")
-        if game.gm:
+        if game.gm and game.name not in self.gm_told:
+            self.gm_told.add(game.name)  # one notice to the GM per mail
             queue_notice(self.store, self.db, self.config, game, game.gm,
                          self.texts("absent_gm_subject", game=game.name),
                   self.texts("absent_gm_mail", game=game.name, power=power, first=first.isoformat(),

@@ -16,6 +16,8 @@ transport raises `MailboxUnavailable`, and the service loop waits as
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import imaplib
 import logging
 import ssl
@@ -39,6 +41,7 @@ DEFAULT_BATCH = 50
 
 _SEEN = b"\\Seen"
 _BODY = b"BODY[]"
+_INTERNALDATE = b"INTERNALDATE"
 
 # What a connection that went away raises: imaplib's "abort" (the server
 # said BYE, or a read or write on the socket failed) and socket errors.
@@ -159,10 +162,10 @@ class ImapIntake:
                             self.settings.mailbox, validity)
                 return
             for uid in batch:
-                raw = fetched.get(uid)
-                if raw is None:  # expunged since the search
+                found = fetched.get(uid)
+                if found is None:  # expunged since the search
                     continue
-                yield Incoming(raw, self.source(validity, uid))
+                yield Incoming(found[0], self.source(validity, uid), found[1])
 
     def taken(self, incoming: Incoming) -> None:
         """Set ``\\Seen`` on that message, so that no later `waiting` yields
@@ -311,18 +314,21 @@ class ImapIntake:
         uids = sorted(int(uid) for uid in client.search(["UNSEEN"]))
         return validity, uids
 
-    def _fetch(self, client: Any, validity: int, uids: list[int]) -> dict[int, bytes]:
-        """The bodies of ``uids`` by UID, without setting ``\\Seen``;
+    def _fetch(self, client: Any, validity: int, uids: list[int]) -> dict[int, tuple[bytes, datetime | None]]:
+        """The bodies of ``uids`` by UID with their INTERNALDATE (when the
+        mail reached the mailbox), without setting ``\\Seen``;
         `_ValidityChanged` when the folder is no longer at ``validity``."""
         current = self._validity if self._validity is not None else self._select(client)
         if current != validity:
             raise _ValidityChanged()
-        response = client.fetch(uids, ["BODY.PEEK[]"])
-        bodies: dict[int, bytes] = {}
+        response = client.fetch(uids, ["BODY.PEEK[]", "INTERNALDATE"])
+        bodies: dict[int, tuple[bytes, datetime | None]] = {}
         for uid, data in response.items():
             body = data.get(_BODY)
+            when = data.get(_INTERNALDATE)
             if isinstance(body, bytes):
-                bodies[int(uid)] = bytes(body)
+                arrived = when.astimezone(timezone.utc) if isinstance(when, datetime) else None
+                bodies[int(uid)] = (bytes(body), arrived)
         return bodies
 
 

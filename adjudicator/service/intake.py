@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import mailbox
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from email import policy
+from email.parser import BytesHeaderParser
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
@@ -23,6 +27,10 @@ class Incoming:
 
     raw: bytes
     source: str
+    arrived: datetime | None = None
+    """When the mail reached the mailbox (IMAP INTERNALDATE, the Maildir
+    file's delivery time, the moment ``receive`` was called); None when
+    the transport does not know."""
 
 
 class Transport(Protocol):
@@ -38,19 +46,42 @@ class Transport(Protocol):
 
 
 def take_in(
-    store: Store, transport: Transport, now: str, between: Callable[[], None] | None = None
+    store: Store, transport: Transport, now: str, between: Callable[[], None] | None = None,
+    keep_bytes: int | None = None, skew: int = 600,
 ) -> list[tuple[InboundMail, bool]]:
     """Store every waiting mail, then mark it taken; returns each stored mail
     and whether it was new (a mail seen before is marked taken again).
-    ``between`` runs after each store and before its marking (tests use it
-    to crash exactly there)."""
+    Each mail is stored with its time of arrival (``arrival_time``) and at
+    most ``keep_bytes`` of its bytes.  ``between`` runs after each store
+    and before its marking (tests use it to crash exactly there)."""
+    moment = datetime.fromisoformat(now)
+    moment = moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
     stored = []
     for incoming in transport.waiting():
-        stored.append(store.save_inbound(incoming.raw, incoming.source, now))
+        arrived = arrival_time(incoming, moment, skew)
+        stored.append(store.save_inbound(incoming.raw, incoming.source, arrived.isoformat(), keep_bytes=keep_bytes))
         if between is not None:
             between()
         transport.taken(incoming)
     return stored
+
+
+def arrival_time(incoming: Incoming, now: datetime, skew: int = 600) -> datetime:
+    """When a mail counts as arrived (S33): the server's time of delivery
+    when the transport knows it (never later than ``now``); otherwise the
+    mail's ``Date:`` header, but never earlier than ``skew`` seconds before
+    ``now`` nor later than ``now``; otherwise ``now``."""
+    if incoming.arrived is not None:
+        return min(incoming.arrived.astimezone(timezone.utc), now)
+    try:
+        head = incoming.raw[:65536]
+        value = BytesHeaderParser(policy=policy.compat32).parsebytes(head).get("Date")
+        stated = parsedate_to_datetime(str(value)) if value else None
+    except (TypeError, ValueError, IndexError):
+        stated = None
+    if stated is None or stated.tzinfo is None:
+        return now
+    return max(min(stated.astimezone(timezone.utc), now), now - timedelta(seconds=skew))
 
 
 class MaildirIntake:
@@ -65,21 +96,36 @@ class MaildirIntake:
     def waiting(self) -> Iterator[Incoming]:
         """Mails in ``new/`` and unseen mails in ``cur/``, oldest first."""
         self._box = mailbox.Maildir(self.path, factory=None, create=True)
-        keys = sorted(key for key in self._box.iterkeys() if "S" not in self._box.get_message(key).get_flags())
+        keys = sorted(key for key in self._box.iterkeys() if not self._seen(key))
         for key in keys:
-            with self._box.get_file(key) as handle:
-                raw = handle.read()
-            yield Incoming(raw, f"maildir:{key}")
+            try:
+                with self._box.get_file(key) as handle:
+                    raw = handle.read()
+                # a Maildir message's date is its file's delivery time
+                delivered = datetime.fromtimestamp(self._box.get_message(key).get_date(), timezone.utc)
+            except (KeyError, FileNotFoundError):  # taken meanwhile by another process
+                continue
+            yield Incoming(raw, f"maildir:{key}", delivered)
+
+    def _seen(self, key: str) -> bool:
+        try:
+            return "S" in self._box.get_message(key).get_flags()
+        except (KeyError, FileNotFoundError):  # moved meanwhile by another process
+            return True
 
     def taken(self, incoming: Incoming) -> None:
         """Move the mail to ``cur/`` and flag it Seen."""
         key = incoming.source.removeprefix("maildir:")
-        message = self._box.get_message(key)
-        message.set_subdir("cur")
-        message.add_flag("S")
-        self._box[key] = message
+        try:
+            message = self._box.get_message(key)
+            message.set_subdir("cur")
+            message.add_flag("S")
+            self._box[key] = message
+        except (KeyError, FileNotFoundError):  # another process marked it first
+            return
 
 
-def read_pipe(raw: bytes) -> Incoming:
-    """A mail handed over on standard input (``adjudicator receive``)."""
-    return Incoming(raw, f"pipe:{content_hash(raw)}")
+def read_pipe(raw: bytes, now: datetime | None = None) -> Incoming:
+    """A mail handed over on standard input (``adjudicator receive``): it
+    arrived when ``receive`` was called (``now``)."""
+    return Incoming(raw, f"pipe:{content_hash(raw)}", now)

@@ -94,6 +94,8 @@ class SendSummary:
     sent: int
     failed: int
     errors: tuple[str, ...]
+    refused: tuple[str, ...] = ()
+    """Ids of mails the server refused for good (5xx): never tried again."""
 
 
 def retry_delay(attempts: int, base: float = 30.0, cap: float = 3600.0) -> timedelta:
@@ -104,6 +106,17 @@ def retry_delay(attempts: int, base: float = 30.0, cap: float = 3600.0) -> timed
         raise ValueError("retry delays cannot be negative")
     exponent = min(max(attempts, 1) - 1, 64)  # 2**64 * base is beyond any cap
     return timedelta(seconds=min(cap, base * 2.0**exponent))
+
+
+def permanent(error: BaseException) -> bool:
+    """True for a refusal for good: a 5xx answer to the mail (or to every
+    recipient).  Everything else (4xx, timeouts, a broken line) is
+    temporary and tried again."""
+    if isinstance(error, aiosmtplib.SMTPRecipientsRefused):
+        return bool(error.recipients) and all(r.code >= 500 for r in error.recipients)
+    if isinstance(error, aiosmtplib.SMTPResponseException):
+        return error.code >= 500
+    return False
 
 
 def _reason(error: BaseException) -> str:
@@ -173,12 +186,15 @@ async def send_due(store: Store, settings: SmtpSettings, now: datetime, *, base_
     not take is marked failed with ``next_try = now +
     retry_delay(attempts + 1, base_delay)`` and an error text that names
     the server and the reason, never the password; when the server cannot
-    be reached, every remaining due mail is marked failed that way.  No
-    SMTP or network failure is raised.  Each mail is claimed for
-    ``holder`` (for ``lease`` seconds) right before it is handed over, so
-    of several judges sending at once only one sends it.  ``now`` must be
-    timezone-aware (the outbox compares ISO-8601 times as text: use one
-    zone, UTC, throughout).
+    be reached, every remaining due mail is marked failed that way.  A mail
+    refused for good (a 5xx answer) is never tried again (``give_up``) and
+    listed in ``refused``.  Once the server accepted a mail, every mail
+    waiting for a later try is due at once and sent in the same round,
+    oldest first.  No SMTP or network failure is raised.  Each mail is
+    claimed for ``holder`` (for ``lease`` seconds) right before it is
+    handed over, so of several judges sending at once only one sends it.
+    ``now`` must be timezone-aware (the outbox compares ISO-8601 times as
+    text: use one zone, UTC, throughout).
     """
     if now.tzinfo is None or now.utcoffset() is None:
         raise ValueError("send_due needs a timezone-aware now")
@@ -190,9 +206,9 @@ async def send_due(store: Store, settings: SmtpSettings, now: datetime, *, base_
         return store.claim_outbound(mail.id, moment.isoformat(), (moment + timedelta(seconds=lease)).isoformat(),
                                     holder)
 
-    due = store.due_mail(stamp)
     sent = failed = 0
     errors: list[str] = []
+    refused_for_good: list[str] = []
 
     def note(text: str) -> None:
         if text not in errors:
@@ -207,34 +223,51 @@ async def send_due(store: Store, settings: SmtpSettings, now: datetime, *, base_
         note(text)
 
     client: aiosmtplib.SMTP | None = None
+    drained = False
+    due = store.due_mail(stamp)
     try:
-        for index, mail in enumerate(due):
-            if not claim(mail):
-                continue  # another judge is sending it, or has sent it
-            if client is None or not client.is_connected:
+        while due:
+            unreachable = False
+            for index, mail in enumerate(due):
+                if not claim(mail):
+                    continue  # another judge is sending it, or has sent it
+                if client is None or not client.is_connected:
+                    try:
+                        client = await _connect(settings)
+                    except _SEND_ERRORS as error:
+                        client = None
+                        rest = [m for m in due[index + 1:] if claim(m)]
+                        fail([mail, *rest], _error_text(settings, f"cannot connect: {_reason(error)}"))
+                        unreachable = True
+                        break
                 try:
-                    client = await _connect(settings)
+                    refused = await _send_one(client, settings, mail)
                 except _SEND_ERRORS as error:
-                    client = None
-                    rest = [m for m in due[index + 1:] if claim(m)]
-                    fail([mail, *rest], _error_text(settings, f"cannot connect: {_reason(error)}"))
-                    break
-            try:
-                refused = await _send_one(client, settings, mail)
-            except _SEND_ERRORS as error:
-                fail([mail], _error_text(settings, _reason(error)))
-                if not isinstance(error, (aiosmtplib.SMTPResponseException, aiosmtplib.SMTPRecipientsRefused)):
-                    # a timeout or a broken line leaves the session in an
-                    # unknown state: the next mail gets a new connection
-                    client.close()
-                    client = None
-                continue
-            store.mark_sent(mail.id, stamp)
-            sent += 1
-            if refused:
-                listed = "; ".join(f"{r}: {reply}" for r, reply in refused.items())
-                note(_error_text(settings, f"mail {mail.id} sent, but recipients refused: {listed}"))
+                    text = _error_text(settings, _reason(error))
+                    if permanent(error):
+                        store.give_up(mail.id, stamp, text)
+                        refused_for_good.append(mail.id)
+                        note(text)
+                    else:
+                        fail([mail], text)
+                    if not isinstance(error, (aiosmtplib.SMTPResponseException, aiosmtplib.SMTPRecipientsRefused)):
+                        # a timeout or a broken line leaves the session in an
+                        # unknown state: the next mail gets a new connection
+                        client.close()
+                        client = None
+                    continue
+                store.mark_sent(mail.id, stamp)
+                sent += 1
+                if refused:
+                    listed = "; ".join(f"{r}: {reply}" for r, reply in refused.items())
+                    note(_error_text(settings, f"mail {mail.id} sent, but recipients refused: {listed}"))
+            if unreachable or drained or sent == 0:
+                break
+            # the server takes mail again: what waits for a later try is due
+            # now, oldest first, instead of each mail keeping its back-off
+            drained = True
+            due = store.due_mail(stamp) if store.make_waiting_due(stamp) else []
     finally:
         if client is not None:
             await _hang_up(client)
-    return SendSummary(sent=sent, failed=failed, errors=tuple(errors))
+    return SendSummary(sent=sent, failed=failed, errors=tuple(errors), refused=tuple(refused_for_good))

@@ -46,10 +46,16 @@ def read_request(words: str | None, broadcast_flag: str | None = None) -> tuple[
 def send_press(
     store: Store, db: Connection, config: Config, now: datetime, game: GameRecord, sender: str,
     recipients_text: str | None, anonymous: bool, body: list[str], texts: Texts,
+    already: set[str] | None = None,
 ) -> list[str]:
     """Deliver one press message (see the module docstring); returns the
     lines of the sender's acknowledgement (a refusal says why and sends
-    nothing)."""
+    nothing).  ``already`` holds the powers this mail has sent press to:
+    each gets at most one press message per mail (the powers reached are
+    added).  An anonymous message names every recipient and the sender
+    among them, and reads the same for each, so nobody can tell who sent
+    it by who is missing from the list."""
+    already = set() if already is None else already
     setting = str(game.settings.get("press", "white"))
     module = game_module(game.variant)
     if setting == "none":
@@ -74,7 +80,14 @@ def send_press(
     reachable = [p for p in seats if p.power in targets]
     if not reachable:
         return [texts("press_nobody")]
-    names = ", ".join(module.power_name(p, game.language) for p in targets)
+    if any(p.power in already for p in reachable):
+        return [texts("press_once_per_mail")]
+    already.update(p.power for p in reachable)
+    listed = targets
+    if anonymous:  # the sender is among the names, in the game's order
+        order = [p.power for p in store.players(game.name)]
+        listed = sorted({*targets, sender}, key=lambda p: order.index(p) if p in order else len(order))
+    names = ", ".join(module.power_name(p, game.language) for p in listed)
     shown_sender = texts("press_anonymous") if anonymous else module.power_name(sender, game.language)
     text = "\n".join(body)
     subject = texts("press_subject", game=game.name, sender=shown_sender)

@@ -7,10 +7,12 @@
 - one APScheduler date job per active game at its deadline.
 
 All state lives in the database, so a restart continues where the last run
-stopped: unhandled mail is handled, a deadline that passed while the judge
-was down is processed at start-up, unsent mail is sent.  One bad mail
-never stops the judge: a mail whose handling fails is marked ``failed``
-with the error and the judge goes on.
+stopped: the mailbox is read first, unhandled mail is handled in order of
+arrival, a deadline that passed while the judge was down is processed
+between the mail that arrived before it and the mail after it, unsent mail
+is sent.  One bad mail never stops the judge: a mail whose handling fails
+is tried once more, then set aside (``shunted``) and the administrator
+told; a mail that runs out of time is answered "too complex".
 """
 
 from __future__ import annotations
@@ -29,18 +31,26 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from adjudicator.config import Config
 from adjudicator.service.coordination import Coordinator
-from adjudicator.service.handler import handle_mail
+from adjudicator.service.budget import MailTimeout, time_budget
+from adjudicator.service.handler import answer_too_complex, handle_mail, shunt
 from adjudicator.service.imap import Backoff, ImapIntake, ImapSettings, MailboxUnavailable
 from adjudicator.service.intake import MaildirIntake, Transport, take_in
 from adjudicator.service.reminders import send_pause_notices, send_reminders
 from adjudicator.service.outbox import SendSummary, SmtpSettings, send_due
-from adjudicator.service.store import Store
+from adjudicator.service.notify import queue, queue_notice
+from adjudicator.service.render import Texts
+from adjudicator.service.store import AlreadyHandled, InboundMail, Store
 from adjudicator.service.turnplay import flush_digests
 from adjudicator.service.turns import deadline_passed, due_games, everyone_ready, process_phase
 
 log = logging.getLogger("adjudicator")
 
 CRASH_ENV = "ADJUDICATOR_CRASH_AT"
+
+UNFINISHED_GRACE = 2
+"""Attempts beyond ``limits.mail_attempts`` a mail gets when earlier ones
+did not finish (the judge holding it died): a judge is also killed for
+reasons that have nothing to do with the mail (issue 19's storms)."""
 
 
 def crash_point(name: str) -> None:
@@ -93,6 +103,15 @@ def _deadline(text: str | None) -> datetime:
     return datetime.fromisoformat(text)
 
 
+def _arrival(mail: InboundMail) -> datetime | None:
+    """When a stored mail reached the mailbox (UTC), None when unknown."""
+    try:
+        when = datetime.fromisoformat(mail.received_at)
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+
+
 class Judge:
     """The judge's jobs over one store, transport and configuration."""
 
@@ -107,16 +126,19 @@ class Judge:
 
     # --- one step each -----------------------------------------------------------
 
-    def take_in(self) -> int:
-        """Store the mailbox's new mail; returns how many were new.  An
-        unreachable mailbox is logged and retried after a growing pause."""
+    def take_in(self, force: bool = False) -> int:
+        """Store the mailbox's new mail (with its time of arrival, at most
+        ``limits.stored_bytes`` of each); returns how many were new.  An
+        unreachable mailbox is logged and retried after a growing pause;
+        ``force`` (a deadline is due) tries it even inside that pause."""
         now = self.clock()
-        if self.mailbox_retry_at is not None and now < self.mailbox_retry_at:
+        if not force and self.mailbox_retry_at is not None and now < self.mailbox_retry_at:
             return 0
         if not self.peers.begin_intake():
             return 0  # another instance is reading the mailbox
         try:
-            stored = take_in(self.store, self.transport, now.isoformat(), between=self._stored_one)
+            stored = take_in(self.store, self.transport, now.isoformat(), between=self._stored_one,
+                             keep_bytes=self.config.limits.stored_bytes, skew=self.config.limits.clock_skew)
         except BaseException as error:
             self.peers.end_intake(None)
             if not isinstance(error, MailboxUnavailable):
@@ -138,16 +160,38 @@ class Judge:
 
     def handle_pending(self) -> list[str]:
         """Handle every stored, unhandled mail in arrival order (each claimed
-        first: mails another instance holds are left to it); returns the
-        games whose players may all be ready now."""
+        first: mails another instance holds are left to it); before each,
+        resolve the games whose deadline passed before that mail arrived, so
+        a mail counts for the phase open when it reached the mailbox.  Each
+        mail is held to ``limits.mail_seconds`` (then answered "too
+        complex") and set aside after ``limits.mail_attempts`` failed or
+        unfinished attempts.  Returns the games whose players may all be
+        ready now."""
         touched: list[str] = []
-        for mail, _ in self.peers.claimed_mails():
+        limits = self.config.limits
+        for mail, attempts in self.peers.claimed_mails():
+            arrival = _arrival(mail)
+            if arrival is not None:
+                self._process_due_before(arrival)
+            if attempts > limits.mail_attempts + UNFINISHED_GRACE:  # judges also die for other reasons
+                shunt(self.store, self.config, mail, self.clock(),
+                      f"{attempts - 1} attempts did not finish (the judge stopped or failed during them)")
+                continue
             try:
-                result = handle_mail(self.store, self.config, mail, self.clock())
+                with time_budget(limits.mail_seconds):
+                    result = handle_mail(self.store, self.config, mail, self.clock())
+            except AlreadyHandled:
+                continue
+            except MailTimeout:
+                log.warning("mail %s: out of time after %s s", mail.id[:12], limits.mail_seconds)
+                result = answer_too_complex(self.store, self.config, mail, self.clock())
             except Exception as error:  # one mail must never stop the judge
-                log.exception("mail %s could not be handled", mail.id)
-                with self.store.transaction() as db:
-                    self.store.finish_inbound(db, mail.id, "failed", f"{type(error).__name__}: {error}")
+                log.exception("mail %s could not be handled (attempt %d)", mail.id, attempts)
+                if attempts >= limits.mail_attempts:
+                    shunt(self.store, self.config, self.store.inbound(mail.id), self.clock(),
+                          f"{type(error).__name__}: {error}")
+                else:
+                    self.store.release_inbound(mail.id, self.peers.instance)  # tried again next round
                 continue
             log.info("mail %s: %s (%s)", mail.id[:12], result.state, result.note)
             crash_point("handled")
@@ -166,15 +210,40 @@ class Judge:
     def process_due(self) -> int:
         """Resolve every active game whose deadline has passed, once the
         mailbox has been read after that deadline (read here first when it
-        has not) and no mail that arrived before it waits."""
+        has not, even inside the back-off after a failure) and no mail that
+        arrived before it waits.  While the mailbox cannot be read a
+        deadline waits, at most ``limits.mailbox_wait`` seconds, and the
+        game's GM is told once."""
         due = due_games(self.store, self.clock())
         if due and not self.peers.mailbox_read_since(min(_deadline(g.deadline) for g in due)):
-            self.take_in_and_handle()
+            self.take_in_and_handle(force=True)
+        return self._process_due_before(self.clock())
+
+    def _process_due_before(self, moment: datetime) -> int:
+        """Resolve the games whose deadline passed before ``moment`` and may run now."""
         count = 0
-        for game in due_games(self.store, self.clock()):
-            if self.peers.deadline_may_run(_deadline(game.deadline), self.config.lease_seconds):
+        wait = self.config.limits.mailbox_wait
+        for game in due_games(self.store, moment):
+            deadline = _deadline(game.deadline)
+            if self.peers.deadline_may_run(deadline, wait):
                 count += self.process(game.name, game.phase, "deadline")
+            elif not self.peers.mailbox_read_since(deadline):
+                self._tell_waiting(game.name, deadline + timedelta(seconds=wait))
         return count
+
+    def _tell_waiting(self, name: str, latest: datetime) -> None:
+        """Tell a game's GM once per phase that its deadline waits for the mailbox."""
+        game = self.store.game(name)
+        if game is None or self.store.reminder_sent(game.name, game.phase, "mailbox_wait"):
+            return
+        texts = Texts(game.language, game.time_zone)
+        with self.store.transaction() as db:
+            self.store.mark_reminder(db, game.name, game.phase, "mailbox_wait", self.clock().isoformat())
+            if game.gm:
+                queue_notice(self.store, db, self.config, game, game.gm, texts("mailbox_wait_subject"),
+                             texts("mailbox_wait_mail", game=game.name, phase=game.phase, latest=texts.when(latest)),
+                             self.clock())
+        log.warning("game %s: deadline waits for the mailbox (at most until %s)", name, latest.isoformat())
 
     def process(self, name: str, phase: str, trigger: str) -> int:
         """Resolve ``phase`` of ``name`` if still current (1 if it did); at a
@@ -194,19 +263,19 @@ class Judge:
         self.sync_deadlines()
         return int(done)
 
-    def take_in_and_handle(self) -> list[str]:
+    def take_in_and_handle(self, force: bool = False) -> list[str]:
         """Take in and handle all mail that has arrived; returns the games
         that may be ready.  Runs before any deadline is processed, so a mail
         that reached the mailbox before the deadline is never late because
         the judge had not polled yet."""
-        self.take_in()
+        self.take_in(force=force)
         return self.handle_pending()
 
     def poll(self) -> None:
         """One intake round: take in, handle, resolve what is ready or due,
         send the reminders and pause notices that are due."""
         self.peers.heartbeat()
-        touched = self.take_in_and_handle()
+        touched = self.take_in_and_handle(force=bool(due_games(self.store, self.clock())))
         self.resolve_ready(touched)
         self.process_due()
         self.sync_deadlines()
@@ -228,7 +297,24 @@ class Judge:
                                      holder=holder, lease=lease)
         for error in summary.errors:
             log.warning("outbox: %s", error)
+        for mail_id in summary.refused:
+            self._tell_refused(mail_id)
         return summary
+
+    def _tell_refused(self, mail_id: str) -> None:
+        """Tell the administrator (when configured, and the refused mail
+        was not to them) that the SMTP server refused a mail for good."""
+        mail = self.store.outbound(mail_id)
+        log.error("outbox: mail %s to %s refused for good: %s", mail_id[:12], ", ".join(mail.recipients),
+                  mail.last_error)
+        admin = self.config.admin
+        if not admin or admin.lower() in (r.lower() for r in mail.recipients):
+            return
+        texts = Texts(self.config.language, self.config.time_zone)
+        body = texts("refused_mail", mail=mail_id[:16], to=", ".join(mail.recipients), error=mail.last_error)
+        with self.store.transaction() as db:
+            queue(self.store, db, self.config, admin, texts("refused_subject"),
+                  f":: Judge: {self.config.address}\n:: Kind: notice\n\n{body}\n", self.clock())
 
     # --- scheduling --------------------------------------------------------------
     # Jobs are coroutines so that APScheduler runs them in the event loop's
@@ -238,7 +324,7 @@ class Judge:
         self.poll()
 
     async def _deadline_job(self, name: str, phase: str) -> None:
-        self.resolve_ready(self.take_in_and_handle())
+        self.resolve_ready(self.take_in_and_handle(force=True))
         self.process_due()
 
     def sync_deadlines(self) -> None:
@@ -258,19 +344,27 @@ class Judge:
                 replace_existing=True, misfire_grace_time=None,
             )
 
+    def start_up(self) -> None:
+        """What a (re)start does first (S34): read the mailbox (even while an
+        earlier failure's back-off lasts), handle all stored mail in order
+        of arrival with each missed deadline resolved in between, then
+        resolve what can go on or is due."""
+        self.peers.heartbeat()
+        touched = self.take_in_and_handle(force=True)
+        # a crash may have left games that can go on (every player READY,
+        # or a turn phase whose seats have all answered)
+        active = [g.name for g in self.store.games() if g.status == "active"]
+        self.resolve_ready(touched + [name for name in active if name not in touched])
+        self.process_due()
+        self.sync_deadlines()
+
     async def serve(self, stop: asyncio.Event) -> None:
         """Run until ``stop`` is set: handle what a previous run left,
         process missed deadlines, then poll, send and wait for deadlines."""
         self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
         self.scheduler.start()
         try:
-            self.peers.heartbeat()
-            self.handle_pending()
-            # a crash may have left games that can go on (every player READY,
-            # or a turn phase whose seats have all answered)
-            self.resolve_ready([g.name for g in self.store.games() if g.status == "active"])
-            self.process_due()
-            self.sync_deadlines()
+            self.start_up()
             send_every = min(self.config.poll_interval, 5.0)
             self.scheduler.add_job(self._poll_job, "interval", seconds=self.config.poll_interval, id="poll",
                                    next_run_time=self.clock(), max_instances=1, coalesce=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
@@ -212,9 +213,48 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE outbox ADD COLUMN claimed_until TEXT",
         "ALTER TABLE outbox ADD COLUMN claimed_by TEXT",
     ),
+    (
+        # issue 12: authentication limits, answer budgets, claims, retention
+        """CREATE TABLE auth_failures (
+            key TEXT PRIMARY KEY,
+            failures INTEGER NOT NULL,
+            locked_until TEXT,
+            last_at TEXT NOT NULL
+        )""",
+        """CREATE TABLE answers (
+            address TEXT NOT NULL,
+            at TEXT NOT NULL,
+            success INTEGER NOT NULL,
+            authenticated INTEGER NOT NULL
+        )""",
+        "CREATE INDEX answers_address ON answers (address, at)",
+        """CREATE TABLE last_answers (
+            address TEXT PRIMARY KEY,
+            body TEXT NOT NULL,
+            at TEXT NOT NULL
+        )""",
+        "ALTER TABLE inbound ADD COLUMN size INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE inbound ADD COLUMN handled_at TEXT",
+        "ALTER TABLE outbox ADD COLUMN gave_up_at TEXT",
+    ),
 )
 
-INBOUND_STATES = ("new", "done", "ignored", "failed")
+INBOUND_STATES = ("new", "done", "ignored", "failed", "shunted")
+"""``shunted``: handling failed or was cut off ``limits.mail_attempts`` times;
+the mail is set aside for a person and never tried again."""
+
+TRACE_HEADERS = frozenset({
+    "received", "delivered-to", "x-delivered-to", "x-original-to", "return-path", "authentication-results",
+    "arc-seal", "arc-message-signature", "arc-authentication-results", "x-received", "received-spf",
+    "x-spam-status", "x-spam-score", "x-spam-flag", "x-spam-level", "x-spam-checker-version", "x-virus-scanned",
+    "dkim-filter", "x-rspamd-queue-id", "x-rspamd-server", "x-rspamd-action",
+})
+"""Headers that each delivery adds or changes: a re-delivered mail differs
+only in these, so its content identity leaves them out."""
+
+
+class AlreadyHandled(RuntimeError):
+    """Another process handled (or claimed) the mail first."""
 
 
 class StoreError(RuntimeError):
@@ -234,6 +274,9 @@ class InboundMail:
     state: str
     attempts: int
     note: str
+    size: int = 0
+    """The mail's full size in bytes: more than ``len(raw)`` when only its
+    first ``limits.stored_bytes`` were kept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +292,8 @@ class OutboundMail:
     attempts: int
     sent_at: str | None
     last_error: str
+    gave_up_at: str | None = None
+    """When the SMTP server refused the mail for good (a 5xx answer)."""
 
 
 @dataclass(frozen=True)
@@ -379,6 +424,28 @@ def game_lock(name: str) -> str:
     return f"game:{name.lower()}"
 
 
+def mail_identity(raw: bytes) -> str:
+    """A received mail's identity as content: the SHA-256 of its bytes
+    without the trace headers (``TRACE_HEADERS``) that change when the same
+    mail is delivered again.  Linear in the mail's size."""
+    cut = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0), default=-1)
+    if cut < 0:
+        return content_hash(raw)
+    head, body = raw[:cut], raw[cut:]
+    kept: list[bytes] = []
+    skipping = False
+    for line in head.splitlines(keepends=True):
+        if line[:1] in (b" ", b"\t"):
+            if not skipping:
+                kept.append(line)
+            continue
+        name = line.split(b":", 1)[0].strip().lower().decode("latin-1")
+        skipping = name in TRACE_HEADERS
+        if not skipping:
+            kept.append(line)
+    return content_hash(b"".join(kept) + body)
+
+
 def _message_id(raw: bytes) -> str | None:
     try:
         value = message_from_bytes(raw, policy=policy.compat32).get("Message-ID")
@@ -468,12 +535,17 @@ class Store:
 
     # --- incoming mail ---------------------------------------------------------
 
-    def save_inbound(self, raw: bytes, source: str, received_at: str) -> tuple[InboundMail, bool]:
+    def save_inbound(self, raw: bytes, source: str, received_at: str,
+                     keep_bytes: int | None = None) -> tuple[InboundMail, bool]:
         """Store a raw mail before it is read; returns the stored mail and
         whether it is new.  A mail already stored (same source, same
-        Message-ID or same bytes) is returned as it was, not stored again."""
-        identity = content_hash(raw)
-        message_id = _message_id(raw)
+        Message-ID or same content without trace headers) is returned as it
+        was, not stored again.  ``received_at`` is when the mail reached the
+        mailbox; with ``keep_bytes`` only that many bytes are kept (``size``
+        records the whole)."""
+        identity = mail_identity(raw)
+        message_id = _message_id(raw[:65536])
+        kept = raw if keep_bytes is None else raw[:keep_bytes]
         with self.transaction() as db:
             db.lock("inbound")
             row = db.execute(
@@ -484,9 +556,9 @@ class Store:
                 return self._inbound(db, row[0]), False
             seq = _next_seq(db, "inbound")
             db.execute(
-                "INSERT INTO inbound (id, seq, source, message_id, received_at, raw, sender)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (identity, seq, source, message_id, received_at, raw, _sender_key(raw)),
+                "INSERT INTO inbound (id, seq, source, message_id, received_at, raw, sender, size)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (identity, seq, source, message_id, received_at, kept, _sender_key(raw), len(raw)),
             )
             return self._inbound(db, identity), True
 
@@ -496,17 +568,20 @@ class Store:
 
     def _inbound(self, db: Connection, mail_id: str) -> InboundMail:
         row = db.execute(
-            "SELECT id, seq, source, message_id, received_at, raw, state, attempts, note FROM inbound WHERE id = ?",
+            "SELECT id, seq, source, message_id, received_at, raw, state, attempts, note, size FROM inbound"
+            " WHERE id = ?",
             (mail_id,),
         ).fetchone()
         if row is None:
             raise KeyError(mail_id)
-        mail_id, seq, source, message_id, received_at, raw, state, attempts, note = row
-        return InboundMail(mail_id, seq, source, message_id, received_at, bytes(raw), state, attempts, note)
+        mail_id, seq, source, message_id, received_at, raw, state, attempts, note, size = row
+        return InboundMail(mail_id, seq, source, message_id, received_at, bytes(raw), state, attempts, note,
+                           max(size, len(raw)))
 
     def pending_inbound(self) -> list[InboundMail]:
-        """Stored mails not yet handled, oldest first."""
-        ids = [r[0] for r in self._db.execute("SELECT id FROM inbound WHERE state = 'new' ORDER BY seq")]
+        """Stored mails not yet handled, in order of arrival (then of storing)."""
+        ids = [r[0] for r in self._db.execute(
+            "SELECT id FROM inbound WHERE state = 'new' ORDER BY received_at, seq")]
         return [self.inbound(i) for i in ids]
 
     def finish_inbound(self, db: Connection, mail_id: str, state: str, note: str = "") -> None:
@@ -514,9 +589,17 @@ class Store:
         with everything its handling wrote)."""
         if state not in INBOUND_STATES or state == "new":
             raise ValueError(f"not a final state: {state!r}")
-        db.execute(
-            "UPDATE inbound SET state = ?, note = ?, attempts = attempts + 1 WHERE id = ?", (state, note, mail_id)
-        )
+        changed = db.execute(
+            "UPDATE inbound SET state = ?, note = ? WHERE id = ? AND state = 'new'", (state, note, mail_id)
+        ).rowcount
+        if changed != 1:
+            raise AlreadyHandled(mail_id)
+
+    def replace_inbound_raw(self, db: Connection, mail_id: str, raw: bytes, handled_at: str) -> None:
+        """Keep ``raw`` (the mail with its passwords masked) instead of the
+        mail as it came, and note when it was handled (retention counts
+        from then)."""
+        db.execute("UPDATE inbound SET raw = ?, handled_at = ? WHERE id = ?", (raw, handled_at, mail_id))
 
     # --- outgoing mail -----------------------------------------------------------
 
@@ -536,28 +619,35 @@ class Store:
     def due_mail(self, now: str) -> list[OutboundMail]:
         """Unsent mails whose next try is due and that no live claim holds, oldest first."""
         rows = self._db.execute(
-            "SELECT id FROM outbox WHERE sent_at IS NULL AND next_try <= ?"
+            "SELECT id FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_try <= ?"
             " AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY seq", (now, now)
         ).fetchall()
         return [self.outbound(r[0]) for r in rows]
 
     def unsent_mail(self) -> list[OutboundMail]:
         """Every mail not yet accepted by the SMTP server, oldest first."""
-        rows = self._db.execute("SELECT id FROM outbox WHERE sent_at IS NULL ORDER BY seq").fetchall()
+        rows = self._db.execute("SELECT id FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL ORDER BY seq"
+                                ).fetchall()
+        return [self.outbound(r[0]) for r in rows]
+
+    def refused_mail(self) -> list[OutboundMail]:
+        """Every mail the SMTP server refused for good, oldest first."""
+        rows = self._db.execute("SELECT id FROM outbox WHERE gave_up_at IS NOT NULL ORDER BY seq").fetchall()
         return [self.outbound(r[0]) for r in rows]
 
     def outbound(self, mail_id: str) -> OutboundMail:
         """An outbox mail by id (``KeyError`` when unknown)."""
         row = self._db.execute(
-            "SELECT id, seq, recipients, message, queued_at, next_try, attempts, sent_at, last_error"
+            "SELECT id, seq, recipients, message, queued_at, next_try, attempts, sent_at, last_error, gave_up_at"
             " FROM outbox WHERE id = ?",
             (mail_id,),
         ).fetchone()
         if row is None:
             raise KeyError(mail_id)
-        mail_id, seq, recipients, message, queued_at, next_try, attempts, sent_at, last_error = row
+        mail_id, seq, recipients, message, queued_at, next_try, attempts, sent_at, last_error, gave_up = row
         return OutboundMail(
-            mail_id, seq, tuple(recipients.split("\n")), bytes(message), queued_at, next_try, attempts, sent_at, last_error
+            mail_id, seq, tuple(recipients.split("\n")), bytes(message), queued_at, next_try, attempts, sent_at,
+            last_error, gave_up,
         )
 
     def claim_outbound(self, mail_id: str, now: str, until: str, holder: str = "") -> bool:
@@ -567,7 +657,8 @@ class Store:
         with self.transaction() as db:
             changed = db.execute(
                 "UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE id = ? AND sent_at IS NULL"
-                " AND (claimed_until IS NULL OR claimed_until <= ?)", (until, holder, mail_id, now)).rowcount
+                " AND gave_up_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ?)",
+                (until, holder, mail_id, now)).rowcount
         return changed == 1
 
     def mark_sent(self, mail_id: str, now: str) -> None:
@@ -584,6 +675,20 @@ class Store:
                 " WHERE id = ?",
                 (next_try, error, mail_id),
             )
+
+    def give_up(self, mail_id: str, now: str, error: str) -> None:
+        """The SMTP server refused the mail for good (5xx): it is never
+        tried again and stays listed by ``adjudicator outbox``."""
+        with self.transaction() as db:
+            db.execute("UPDATE outbox SET attempts = attempts + 1, gave_up_at = ?, last_error = ?,"
+                       " claimed_until = NULL WHERE id = ?", (now, error, mail_id))
+
+    def make_waiting_due(self, now: str) -> int:
+        """Every unsent mail waiting for a later try is due now (after the
+        SMTP server came back); returns how many."""
+        with self.transaction() as db:
+            return int(db.execute("UPDATE outbox SET next_try = ? WHERE sent_at IS NULL AND gave_up_at IS NULL"
+                                  " AND next_try > ?", (now, now)).rowcount)
 
     # --- games -----------------------------------------------------------------
     # Reads use the store's one connection, so inside ``transaction()`` they
@@ -981,6 +1086,68 @@ class Store:
     def delete_submission(self, db: Connection, game: str, phase: str, power: str) -> None:
         """Forget a power's submission for a phase."""
         db.execute("DELETE FROM submissions WHERE game = ? AND phase = ? AND power = ?", (game, phase, power))
+
+    # --- limits: failed sign-ons, answers, retention (issue 12) ------------------
+
+    def auth_failures(self, key: str) -> tuple[int, str | None]:
+        """Failed authentications counted for ``key`` and its lock-out end."""
+        row = self._db.execute("SELECT failures, locked_until FROM auth_failures WHERE key = ?", (key,)).fetchone()
+        return (0, None) if row is None else (int(row[0]), row[1])
+
+    def save_auth_failures(self, db: Connection, key: str, failures: int, locked_until: str | None,
+                           at: str) -> None:
+        """Record the failure count and lock-out of ``key``."""
+        db.execute(
+            "INSERT INTO auth_failures (key, failures, locked_until, last_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until,"
+            " last_at = excluded.last_at", (key, failures, locked_until, at))
+
+    def clear_auth_failures(self, db: Connection, key: str) -> None:
+        """A successful authentication of ``key``: its count starts again."""
+        db.execute("DELETE FROM auth_failures WHERE key = ?", (key,))
+
+    def record_answer(self, db: Connection, address: str, at: str, success: bool, body: str,
+                      authenticated: bool = False) -> None:
+        """An answer went to ``address``; ``success`` when its mail carried
+        out a command, ``authenticated`` when it signed on with a password;
+        ``body`` is kept as the last answer to that address."""
+        db.execute("INSERT INTO answers (address, at, success, authenticated) VALUES (?, ?, ?, ?)",
+                   (address.lower(), at, int(success), int(authenticated)))
+        db.execute("INSERT INTO last_answers (address, body, at) VALUES (?, ?, ?) ON CONFLICT (address) DO UPDATE"
+                   " SET body = excluded.body, at = excluded.at", (address.lower(), body, at))
+
+    def answers_since(self, address: str, since: str) -> tuple[int, int]:
+        """(answers to mails that signed on with no password, answers
+        without a successful command since the last one with) sent to
+        ``address`` from ``since`` on."""
+        key = address.lower()
+        total = int(self._db.execute("SELECT COUNT(*) FROM answers WHERE address = ? AND at >= ?"
+                                     " AND authenticated = 0", (key, since)).fetchone()[0])
+        last_ok = self._db.execute("SELECT MAX(at) FROM answers WHERE address = ? AND success = 1",
+                                   (key,)).fetchone()[0]
+        start = max(since, last_ok) if last_ok else since
+        idle = int(self._db.execute("SELECT COUNT(*) FROM answers WHERE address = ? AND at >= ? AND success = 0",
+                                    (key, start)).fetchone()[0])
+        return total, idle
+
+    def last_answer(self, address: str) -> str | None:
+        """The text of the judge's last answer to ``address``."""
+        row = self._db.execute("SELECT body FROM last_answers WHERE address = ?", (address.lower(),)).fetchone()
+        return None if row is None else str(row[0])
+
+    def purge(self, cutoff: str) -> tuple[int, int, int]:
+        """Apply the retention: the raw bytes of every mail handled before
+        ``cutoff`` are dropped (its row stays, so a copy is still known),
+        sent outbox mails from before it are deleted, and answer counts
+        older than it too.  Returns (mails emptied, outbox rows, answers)."""
+        with self.transaction() as db:
+            emptied = db.execute(
+                "UPDATE inbound SET raw = ? WHERE state != 'new' AND LENGTH(raw) > 0"
+                " AND COALESCE(handled_at, received_at) < ?", (b"", cutoff)).rowcount
+            sent = db.execute("DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < ?)"
+                              " OR (gave_up_at IS NOT NULL AND gave_up_at < ?)", (cutoff, cutoff)).rowcount
+            answers = db.execute("DELETE FROM answers WHERE at < ?", (cutoff,)).rowcount
+        return int(emptied), int(sent), int(answers)
 
 
 _GAME_COLUMNS = (

@@ -185,6 +185,8 @@ def start_game(store: Store, db: Connection, config: Config, game: GameRecord, n
     for seat in store.players(game.name):
         if seat.status == "open":
             store.update_player(db, replace(seat, status="disorder"))
+        elif seat.status == "waiting":  # a sign-on the GM never approved: the seat was not taken
+            store.update_player(db, replace(seat, status="disorder", address=None, password_hash=None))
     started = replace(game, status=ACTIVE, deadline=deadline_after(game, module, game.state, now))
     store.update_game(db, started)
     store.log(db, game.name, now.isoformat(), "started", f"phase {game.phase}")

@@ -217,15 +217,22 @@ class _OrderBuilder(Transformer[Token, Order]):
         return Transform(unit.kind, unit.location, kind, coast)
 
 
+_HINT_WORDS = 6
+_HINT_CHARS = 60
+
+
 def _hint(game_map: GameMap, words: list[Token]) -> str:
     """A hint for an unknown place name: a missing move sign between two
-    known provinces, or the names it is close to."""
+    known provinces, or the names it is close to.  Only names of a few
+    words are looked at, so the work does not grow with a long line."""
+    if len(words) > 2 * _HINT_WORDS:
+        return ""
     for cut in range(1, len(words)):
         head, tail = " ".join(words[:cut]), " ".join(words[cut:])
         if game_map.lookup_place(head) and game_map.lookup_place(tail):
             return f" (a '-' missing between {head} and {tail}?)"
     written = normalise_name(" ".join(words))
-    if len(written) < 4:
+    if len(written) < 4 or len(written) > _HINT_CHARS:
         return ""
     close = difflib.get_close_matches(written, list(game_map.place_index), n=3, cutoff=0.75)
     keys = list(dict.fromkeys(game_map.place_index[name] for name in close))
