@@ -156,6 +156,11 @@ class Config:
     deadlines: Mapping[str, int] = field(
         default_factory=lambda: {"movement": 72 * 3600, "retreat": 24 * 3600, "adjustment": 24 * 3600, "play": 48 * 3600}
     )
+    data_folder: Path | None = None
+    """The folder the operator fills with game data files (``[data] folder``);
+    a GM names a file in it by its plain name.  None: no folder."""
+    data_max_bytes: int = 256 * 1024
+    """The size cap of one game data file (attachment or folder file)."""
 
     @property
     def store_target(self) -> Path | str:
@@ -260,6 +265,12 @@ def _variant(value: Any) -> str:
     return text
 
 
+def _byte_count(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1024 <= value <= 16 * 1024 * 1024:
+        raise ValueError(f"must be a number of bytes between 1024 and 16777216, not {value!r}")
+    return value
+
+
 def _server_keys(section: str, kinds: tuple[str, ...], user: Check) -> dict[str, tuple[str, Check]]:
     """The keys shared by [mailbox] and [smtp]: kind, Maildir path, server and login."""
     checks: dict[str, Check] = {
@@ -292,6 +303,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, Check]]] = {
         "poll_interval": ("poll_interval", _seconds), "retry_base": ("retry_base", _seconds),
         "lease": ("lease_seconds", _seconds),
     },
+    "data": {"folder": ("data_folder", _nonempty), "max_bytes": ("data_max_bytes", _byte_count)},
     "deadlines": {kind: (f"deadlines.{kind}", _duration) for kind in ("movement", "retreat", "adjustment", "play")},
     "limits": {name: (f"limits.{name}", _length if name in _LIMIT_DURATIONS else _count)
                for name in Limits.__dataclass_fields__},
@@ -371,4 +383,5 @@ def _resolve_paths(config: Config, folder: Path) -> Config:
         database=folder / Path(config.database),
         mailbox=replace(config.mailbox, path=folder / Path(config.mailbox.path)),
         smtp=replace(config.smtp, path=folder / Path(config.smtp.path)),
+        data_folder=folder / Path(config.data_folder) if config.data_folder is not None else None,
     )

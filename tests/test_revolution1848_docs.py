@@ -15,4 +15,4 @@ def test_every_ruling_is_numbered_and_names_its_test() -> None:
 
 def test_the_grammar_and_the_data_file_named_by_the_doc_exist() -> None:
     check_files(DOC, ("cards/1848.toml", "grammars/1848.lark", "templates/revolution1848_report.txt.j2",
-                      "templates/revolution1848_report.html.j2", "tests/revolution1848/complete_cards.toml"))
+                      "templates/revolution1848_report.html.j2", "cards/1848-standin.toml"))

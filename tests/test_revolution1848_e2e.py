@@ -12,7 +12,6 @@ import pytest
 from adjudicator.games.revolution1848 import Revolution1848
 from tests.judge_harness import RunningJudge, text_of
 from tests.mailserver import MailServer
-from tests.revolution1848.helpers import COMPLETE
 
 
 @pytest.fixture
@@ -23,7 +22,7 @@ def judge(mail_server: MailServer, tmp_path: Path) -> Iterator[RunningJudge]:
 
 
 def test_a_sealed_play_stays_sealed_over_real_mail(judge: RunningJudge) -> None:
-    done = judge.cli("game", "create", "rev", "--variant", "1848", "--option", f"cards.file={COMPLETE}",
+    done = judge.cli("game", "create", "rev", "--variant", "1848", "--option", "data=standin",
                      "--option", "language=en")
     assert done.returncode == 0, done.stderr
     judge.start()

@@ -25,7 +25,7 @@ from tests.revolution1848.helpers import COMPLETE, act, complete_data, judged, p
 
 
 def _overlay() -> dict[str, object]:
-    return overlay_from_options({"cards.file": str(COMPLETE)})
+    return overlay_from_options(dict(COMPLETE))
 
 
 @pytest.fixture(scope="module")

@@ -51,7 +51,7 @@ def rendered(state: dict[str, Any], report: dict[str, Any], phase: str, language
 
 def play_game(seed: int, rng_seed: int) -> tuple[dict[str, Any], list[str], Any]:
     rng = random.Random(rng_seed)
-    state = MODULE.start({"cards.file": str(COMPLETE)}, seed)
+    state = MODULE.start(dict(COMPLETE), seed)
     data = card_data_from_overlay(state["overlay"])
     every = Counter(list(data.persons) + list(data.extras))
     phases: list[str] = []

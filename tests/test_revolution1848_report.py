@@ -25,7 +25,7 @@ def rendered(report: dict[str, Any], phase: str, next_phase: str, language: str,
 
 
 def a14_reports() -> list[Any]:
-    state = MODULE.start({"cards.file": str(COMPLETE)}, 1)
+    state = MODULE.start(dict(COMPLETE), 1)
     state = {**state, "game": to_json(a14_start(complete_data())), "phase": "R10A14-1"}
     resolutions = []
     for a, b in A14_PLAYS:

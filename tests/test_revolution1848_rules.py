@@ -73,21 +73,21 @@ def test_a_game_cannot_be_created_until_every_value_is_supplied() -> None:
 
 
 def test_values_are_supplied_as_options_and_checked(tmp_path: Path) -> None:
-    options = {"cards.file": str(COMPLETE), "card.PE02.value": 7, "card.PE02.parties": "DEM,REP",
+    options = {**COMPLETE, "card.PE02.value": 7, "card.PE02.parties": "DEM,REP",
                "card.Z04.effects": "boost REP +3 each,protect REP against satire", "card.A01.keep": "1"}
     data = card_data(options)
     assert data.persons["PE02"].value == 7 and data.persons["PE02"].parties == ("DEM", "REP")
     assert data.extras["Z04"].boosts[0].each and data.extras["Z04"].protects[0].party == "REP"
     assert data.flows["A01"].keep == 1
     with pytest.raises(CardDataError, match="card.PE02.value: expected a whole number"):
-        card_data({"cards.file": str(COMPLETE), "card.PE02.value": "many"})
+        card_data({**COMPLETE, "card.PE02.value": "many"})
     with pytest.raises(CardDataError, match="cannot read the effect"):
-        card_data({"cards.file": str(COMPLETE), "card.Z04.effects": "boost REP lots"})
+        card_data({**COMPLETE, "card.Z04.effects": "boost REP lots"})
     with pytest.raises(CardDataError, match="the next card 'A99' does not exist"):
-        card_data({"cards.file": str(COMPLETE), "card.A07.red.next": "A99"})
-    with pytest.raises(CardDataError, match="cannot read"):
+        card_data({**COMPLETE, "card.A07.red.next": "A99"})
+    with pytest.raises(CardDataError, match="no file path is read"):
         card_data({"cards.file": str(tmp_path / "absent.toml")})
-    still = {k: v for k, v in options.items() if k != "cards.file"}
+    still = {k: v for k, v in options.items() if k != "data"}
     with pytest.raises(MissingValues) as raised:
         card_data(still)
     assert "card.PE02.value" not in raised.value.names and "card.PE03.strength" in raised.value.names
@@ -132,7 +132,7 @@ def test_lines_that_are_no_order_name_the_column(written: str, column: int) -> N
 
 
 def test_check_orders_names_card_target_and_step_problems(data: CardData) -> None:
-    state = MODULE.start({"cards.file": str(COMPLETE)}, 3)
+    state = MODULE.start(dict(COMPLETE), 3)
     game = from_json(state["game"])
     mine, theirs = game.side("A").hand, game.side("B").hand
     check = MODULE.check_orders(state, "A", [(1, f"PLAY {theirs[0]}"), (2, "DECIDE RED"), (3, "PLAY Z19 ON PE01"),
@@ -150,7 +150,7 @@ def test_check_orders_names_card_target_and_step_problems(data: CardData) -> Non
 def test_an_attack_needs_a_target_on_the_table(data: CardData) -> None:
     game = position(data, "A01", {"B": ["PE19"]}, {"A": ["Z19", "Z26", "Z02", "PE12"], "B": []})
     state = {"overlay": {}, "game": to_json(game)}
-    state["overlay"] = MODULE.start({"cards.file": str(COMPLETE)}, 1)["overlay"]
+    state["overlay"] = MODULE.start(dict(COMPLETE), 1)["overlay"]
     check = MODULE.check_orders(state, "A", [(1, "PLAY Z19"), (2, "PLAY Z19 ON PE12"), (3, "PLAY Z02 ON PE19"),
                                              (4, "PLAY Z26 ON PE19")])
     messages = {p.line: p.message for p in check.problems}
@@ -399,7 +399,7 @@ def test_ruling_24_ties_in_the_question_of_power(data: CardData) -> None:
 
 
 def test_ruling_25_forecasts_stay_sealed_until_the_end(data: CardData) -> None:
-    state = MODULE.start({"cards.file": str(COMPLETE)}, 2)
+    state = MODULE.start(dict(COMPLETE), 2)
     game = from_json(state["game"])
     game = replace(game, step="forecast", tag="P", actors=("A", "B"), flow="A05", pending_next="A06")
     state = {**state, "game": to_json(game), "phase": game.phase}
@@ -414,7 +414,7 @@ def test_ruling_25_forecasts_stay_sealed_until_the_end(data: CardData) -> None:
 
 
 def test_ruling_26_equal_totals_are_a_draw(data: CardData) -> None:
-    state = MODULE.start({"cards.file": str(COMPLETE)}, 2)
+    state = MODULE.start(dict(COMPLETE), 2)
     game = replace(from_json(state["game"]), flow="A25", step="forecast", tag="P", actors=("A", "B"),
                    pending_next="A26")
     state = {**state, "game": to_json(game), "phase": game.phase}
@@ -459,7 +459,7 @@ def test_ruling_29_no_army_card_joins_the_parliamentary_army(data: CardData) -> 
 
 
 def test_ruling_30_the_last_play_of_a_mail_counts(data: CardData) -> None:
-    state = MODULE.start({"cards.file": str(COMPLETE)}, 3)
+    state = MODULE.start(dict(COMPLETE), 3)
     plays = MODULE.legal_orders(state, "A")
     check = MODULE.check_orders(state, "A", [(1, plays[0]), (2, "PASS")])
     assert [a.canonical for a in check.accepted] == ["PASS"]
@@ -514,7 +514,7 @@ def test_ruling_36_the_forecast_is_withdrawn_last_winner_first(data: CardData) -
 
 
 def test_ruling_37_a_successful_a09_radicalises_the_revolution(data: CardData) -> None:
-    game = position(data, "A09", {"A": ["PE04"], "B": ["PE19"]}, {})
+    game = position(data, "A09", {"A": ["PE04", "PE06"], "B": ["PE19"]}, {})
     game, notes = act(game, data, None, None)
     assert {"kind": "radical"} in notes and game.radical
     result = judged(replace(game, flow="A16"), data, "A16")
@@ -571,7 +571,7 @@ def test_a_free_army_is_sworn_in_at_a15(data: CardData) -> None:
 
 
 def test_the_private_view_shows_only_ones_own_cards(data: CardData) -> None:
-    state = MODULE.start({"cards.file": str(COMPLETE)}, 6)
+    state = MODULE.start(dict(COMPLETE), 6)
     game = from_json(state["game"])
     view = MODULE.private_view(state, "A")
     assert [c["card"] for c in view["hand"]] == list(game.side("A").hand)

@@ -29,7 +29,7 @@ from adjudicator.games.revolution1848 import Revolution1848
 from adjudicator.service.intake import Incoming, read_pipe
 from adjudicator.service.runner import Judge
 from adjudicator.service.store import Store
-from adjudicator.service.turns import create_game
+from adjudicator.service.turns import GameError, create_game, start_game
 from tests.revolution1848.helpers import COMPLETE
 from tests.test_service_commands import ListTransport
 
@@ -57,7 +57,7 @@ class Table:
         self.judge = Judge(self.config, self.store, self.mailbox, clock=lambda: START)
 
     def create(self, name: str) -> None:
-        create_game(self.store, self.config, name, "1848", {"cards.file": str(COMPLETE), "language": "en"},
+        create_game(self.store, self.config, name, "1848", {**COMPLETE, "language": "en"},
                     START, gm=GM, seed=5)
 
     def send(self, sender: str, *lines: str) -> list[Mail]:
@@ -134,10 +134,15 @@ def test_the_variant_is_registered_and_needs_every_value() -> None:
     assert "card.PE02.value" in str(raised.value) and "rules.prognosis.A.text" in str(raised.value)
 
 
-def test_the_judge_refuses_to_create_a_game_with_unknown_values(table: Table) -> None:
+def test_a_game_without_its_card_file_waits_for_it_and_cannot_start(table: Table) -> None:
+    game = create_game(table.store, table.config, "revq", "1848", {"language": "de"}, START, gm=GM)
+    assert game.status == "forming" and game.phase == "-" and game.state["awaiting_data"] == ["cards"]
+    with table.store.transaction() as db, pytest.raises(GameError, match="data file"):
+        start_game(table.store, db, table.config, game, START)
     with pytest.raises(GameSetupError, match=r"card\.PE02\.value.*card\.A07\.red\.next"):
-        create_game(table.store, table.config, "revq", "1848", {"language": "de"}, START, gm=GM)
-    assert table.store.game("revq") is None
+        create_game(table.store, table.config, "revr", "1848", {"data.cards": "[person.PE01]\nvalue = 3\n"},
+                    START, gm=GM)
+    assert table.store.game("revr") is None
 
 
 def test_a_sealed_play_is_seen_by_its_player_only_until_both_have_played(table: Table) -> None:
@@ -186,7 +191,7 @@ def test_plays_that_are_not_allowed_are_answered_with_the_reason(table: Table) -
 
 
 def test_the_german_report_speaks_german(table: Table) -> None:
-    create_game(table.store, table.config, "revde", "1848", {"cards.file": str(COMPLETE), "language": "de"},
+    create_game(table.store, table.config, "revde", "1848", {**COMPLETE, "language": "de"},
                 START, gm=GM, seed=5)
     for player in ("A", "B"):
         table.send(ADDRESS[player], f"ANMELDEN Spieler {player} revde {PASSWORD[player]}")

@@ -142,23 +142,46 @@ class Resolution:
     next seat has acted."""
 
 
+STANDIN = "standin"
+"""The value of option ``data`` that chooses every data file's stand-in set."""
+
+
+def data_option(name: str) -> str:
+    """The option key that carries the supplied text of data file ``name``."""
+    return f"data.{name}"
+
+
 @dataclass(frozen=True)
 class DataFile:
     """A table of game data the rule text does not give (a card list, a
     board) that a GM supplies as a TOML file.
 
     The supplied text travels in the game's options as ``data.<name>``
-    (the service puts it there from a GM's mail attachment or from the
-    operator's data folder; no command reads a server path).  ``template``
-    is the file a GM fills in (every unknown value marked), ``check`` lists
-    what is wrong with a supplied text (empty: usable), ``required`` says
-    that a game cannot start without it unless the stand-in data set is
-    chosen (option ``data=standin``; every report then says so)."""
+    (the service puts it there from a GM's mail attachment, the command
+    line or the operator's data folder; no mail command reads a server
+    path).  ``template`` is the file a GM fills in (every unknown value
+    marked), ``check`` lists what is wrong with a supplied text (empty:
+    usable); each problem is one line of text that begins with where it
+    is, ``line N: <field>: <what is allowed>`` (``line N`` left out when
+    no line can be named), every problem at once.  ``required`` says that
+    a game cannot start without it unless the stand-in data set is chosen
+    (option ``data=standin``; every report then says so).  ``standin``
+    gives the text of that clearly marked stand-in set (None: the game has
+    none); ``title_en``/``title_de`` name the file for a GM ("the card
+    file"); ``unknown`` lists what a text leaves open.  ``check`` and ``template`` are pure: no I/O beyond the game's
+    own packaged data."""
 
     name: str
     template: Callable[[], str]
     check: Callable[[str], tuple[str, ...]]
     required: bool = True
+    standin: Callable[[], str] | None = None
+    title_en: str = ""
+    title_de: str = ""
+    unknown: Callable[[str | None], tuple[str, ...]] | None = None
+    """What a text (None: nothing supplied yet) still leaves unknown, one
+    readable line per table ("PE02: parties, value"), for the GM's answer;
+    None when the game cannot say more than ``check``."""
 
 
 class PositionEdits(Protocol):

@@ -21,6 +21,7 @@ from adjudicator.config import format_duration, parse_duration
 from adjudicator.games import UnknownGame, game_module
 from adjudicator.games.base import GameSetupError
 from adjudicator.service.render import Texts
+from adjudicator.service import gamedata
 from adjudicator.service.demo import SCRIPTS, demo_config, play
 from adjudicator.service.auth import hash_password
 from adjudicator.service.imap import MailboxUnavailable
@@ -76,6 +77,18 @@ def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO,
         except ValueError as error:
             print(f"adjudicator game create: --option {key}: {error}", file=stderr)
             return 2
+    if "cards.file" in options:  # the old way to name 1848's card file: read here, by the operator's hand
+        args.data = [*(args.data or []), f"cards={options.pop('cards.file')}"]
+    try:
+        options.update(data_options(game_module(args.variant or args.config.default_variant), args.data or [],
+                                    args.config.data_max_bytes))
+    except UnknownGame as error:
+        print(f"adjudicator game create: {error}", file=stderr)
+        return 2
+    except gamedata.DataRefused as refused:
+        for problem in refused.problems:
+            print(f"adjudicator game create: {problem}", file=stderr)
+        return 2
     store = open_store(args, stderr, create=True)
     if store is None:
         return EX_TEMPFAIL
@@ -89,12 +102,90 @@ def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO,
         return 2
     finally:
         store.close()
-    powers = game_module(game.variant).powers()
+    module = game_module(game.variant)
+    powers = module.powers()
     print(f"created {game.name} ({game.variant}), {len(powers)} powers open for sign-on: {', '.join(powers)}",
           file=stdout)
+    if gamedata.uses_standin(game.options) and gamedata.files_of(module):
+        print("data: the stand-in data set (stand-in values, not the original data; every report says so)",
+              file=stdout)
+    for name in gamedata.awaiting(game.state):
+        data_file = gamedata.find(module, name)
+        print(f"waiting for the data file {name}: the game cannot start without it; supply it with "
+              f"GM DATA {name} (attached) or create the game with --data {name}=FILE "
+              f"(template: adjudicator data template {game.variant} {name})", file=stdout)
+        for line in (data_file.unknown(None) if data_file and data_file.unknown else ()):
+            print(f"  unknown: {line}", file=stdout)
     if gm_password:
         print(f"GM password for {args.gm}: {gm_password} (sign on with GAMEMASTER {game.name} <password>)",
               file=stdout)
+    return 0
+
+
+def data_options(module: Any, items: list[str], limit: int) -> dict[str, str]:
+    """``--data NAME=FILE`` items as options ``data.<name>``: each file read
+    (at most ``limit`` bytes), decoded and checked by the game;
+    ``DataRefused`` names every problem with file, line and field."""
+    options: dict[str, str] = {}
+    problems: list[str] = []
+    for item in items:
+        name, sep, path = item.partition("=")
+        data_file = gamedata.find(module, name.strip() or None) if sep else gamedata.find(module, None)
+        path = path if sep else item
+        if data_file is None:
+            known = ", ".join(f.name for f in gamedata.files_of(module)) or "none"
+            problems.append(f"--data {item}: {module.variant} has no data file {name!r} (there are: {known})")
+            continue
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read(limit + 1)
+            text = gamedata.checked(data_file, gamedata.decoded(raw, path, limit), path)
+        except OSError as error:
+            problems.append(f"--data {item}: cannot read {path}: {error.strerror}")
+            continue
+        except gamedata.DataRefused as refused:
+            problems.extend(refused.problems)
+            continue
+        options[f"data.{data_file.name}"] = text
+    if problems:
+        raise gamedata.DataRefused(problems)
+    return options
+
+
+def command_data_template(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Print the template of a game's data file; 2 for an unknown variant or file."""
+    try:
+        module = game_module(args.variant)
+    except UnknownGame as error:
+        print(f"adjudicator {args.command} template: {error}", file=stderr)
+        return 2
+    data_file = gamedata.find(module, args.name)
+    if data_file is None:
+        known = ", ".join(f.name for f in gamedata.files_of(module)) or "none"
+        print(f"adjudicator {args.command} template: {module.variant} has no data file {args.name or ''} "
+              f"(there are: {known})", file=stderr)
+        return 2
+    stdout.write(data_file.template())
+    return 0
+
+
+def command_data_check(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Check a data file: every problem on its own line (file, line, field);
+    0 when a game can start with it, 1 when not, 2 when unreadable."""
+    try:
+        module = game_module(args.variant)
+    except UnknownGame as error:
+        print(f"adjudicator {args.command} check: {error}", file=stderr)
+        return 2
+    try:
+        options = data_options(module, [f"{args.name or ''}={args.file}" if args.name else args.file],
+                               args.config.data_max_bytes)
+    except gamedata.DataRefused as refused:
+        for problem in refused.problems:
+            print(problem, file=stdout)
+        print(f"{args.file}: {len(refused.problems)} problem(s)", file=stdout)
+        return 1
+    print(f"{args.file}: ok ({', '.join(options)}); a game can start with it", file=stdout)
     return 0
 
 
@@ -337,7 +428,29 @@ def add_commands(commands: Any) -> None:
                              "deadline.movement=72h, deadline.<turn kind>=24h, reminder.<turn kind>=2h, weekly.<kind>=Sun 20:00, "
                              "digest=round|none|hours:N (repeatable)")
     create.add_argument("--gm", metavar="ADDRESS", help="the game master's address (gets every report)")
+    create.add_argument("--data", metavar="NAME=FILE", action="append",
+                        help="a data file the game needs (1848: cards=my-cards.toml), checked first (repeatable); "
+                             "--option data=standin plays with the stand-in set instead")
     create.set_defaults(handler=command_game_create)
+    for word, default in (("data", None), ("cards", "1848")):
+        files = commands.add_parser(word, help="the template and the check of a game's data file"
+                                    + (" (1848's card file)" if default else "")).add_subparsers(
+            dest="data_command", required=True)
+        template = files.add_parser("template", help="print the template to fill in (every unknown value marked)")
+        template.add_argument("variant", metavar="VARIANT", **({"nargs": "?", "default": default} if default else {}))
+        template.add_argument("name", metavar="NAME", nargs="?", default="cards" if default else None,
+                              help="the data file (default: the game's only one)")
+        template.set_defaults(handler=command_data_template)
+        check = files.add_parser("check", help="list every problem of a filled-in file (exit 1 if any)")
+        if default:
+            check.add_argument("file", metavar="FILE")
+            check.add_argument("--variant", default=default, help=f"the game (default {default})")
+            check.set_defaults(name="cards")
+        else:
+            check.add_argument("variant", metavar="VARIANT")
+            check.add_argument("file", metavar="FILE")
+            check.add_argument("--name", help="the data file (default: the game's only one)")
+        check.set_defaults(handler=command_data_check)
     listing = game.add_parser("list", help="one line per game")
     listing.set_defaults(handler=command_game_list)
     show = game.add_parser("show", help="phase, deadline and who has orders in (never the orders)")

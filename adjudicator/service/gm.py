@@ -27,10 +27,11 @@ from lark import Lark, Token, Tree, UnexpectedInput
 
 from adjudicator.config import Config, format_duration, is_address, parse_duration
 from adjudicator.mail.compose import check_address
-from adjudicator.games import game_module
-from adjudicator.games.base import GameModule, GameSetupError, PositionEdits
+from adjudicator.games import UnknownGame, game_module
+from adjudicator.games.base import STANDIN, GameModule, GameSetupError, PositionEdits
 from adjudicator.resources import grammar_path
 from adjudicator.mail.compose import Attachment
+from adjudicator.service import gamedata
 from adjudicator.service.auth import hash_password
 from adjudicator.service.pictures import report_images
 from adjudicator.service.notify import queue_notice
@@ -45,6 +46,7 @@ from adjudicator.service.turns import (
     GameError,
     create_game,
     deadline_after,
+    phase_of,
     end_by_agreement,
     recipients,
     resolve_phase,
@@ -75,14 +77,29 @@ _RUNNING = (ACTIVE, PAUSED)
 _ANY = (FORMING, ACTIVE, PAUSED)
 
 GM_COMMANDS: tuple[GmSpec, ...] = (
-    GmSpec("create", "GM CREATE <game> <variant> <gm-address>", "SL ANLEGEN <spiel> <variante> <sl-adresse>",
-           "Create a game and name its GM, who gets the GM password by mail.",
-           "Ein Spiel anlegen und seinen Spielleiter benennen; er bekommt das Passwort per Mail.", ("admin",)),
+    GmSpec("create", "GM CREATE <game> <variant> [<gm-address>]", "SL ANLEGEN <spiel> <variante> [<sl-adresse>]",
+           "Create a game and name its GM (default: you), who gets the GM password by mail; data files the "
+           "game needs may be attached (1848: the card file).",
+           "Ein Spiel anlegen und seinen Spielleiter benennen (sonst: du); er bekommt das Passwort per Mail; "
+           "Datendateien des Spiels können anhängen (1848: die Kartendatei).", ("admin",)),
+    GmSpec("data", "GM DATA [<name>] [<file>] | GM CARDS [<file>]", "SL DATEN [<name>] [<datei>] | SL KARTEN [<datei>]",
+           "Supply a data file the game needs (1848: cards) as the TOML attachment of this mail, or a file of the "
+           "judge's data folder by its plain name; it is checked, problems come back with line and field.",
+           "Eine Datendatei des Spiels (1848: cards) liefern: als TOML-Anhang dieser Mail oder als Datei aus dem "
+           "Datenordner des Schiedsrichters (nur ihr Name); sie wird geprüft, Fehler kommen mit Zeile und Feld zurück.",
+           _SETUP),
+    GmSpec("template", "GM TEMPLATE [<variant>] [<name>]", "SL VORLAGE [<variante>] [<name>]",
+           "Mail me the template of a data file (every unknown value marked) as an attachment.",
+           "Mir die Vorlage einer Datendatei (jeder unbekannte Wert markiert) als Anhang schicken.",
+           _ANY + (FINISHED, "admin")),
     GmSpec("password", "GM PASSWORD <new>", "SL PASSWORT <neu>",
            "Change the GM password of the game.", "Das Spielleiter-Passwort ändern.", _ANY + (FINISHED,)),
     GmSpec("option", "GM OPTION <key> <value>", "SL OPTION <schlüssel> <wert>",
-           "Set a variant option before the start (30JK: confessions random|chosen|historical).",
-           "Eine Option der Variante vor dem Start setzen (30JK: confessions random|chosen|historical).", _SETUP),
+           "Set a variant option before the start; the value may have spaces (30JK: confessions "
+           "random|chosen|historical; data standin: the stand-in data set). No option names a server file.",
+           "Eine Option der Variante vor dem Start setzen; der Wert darf Leerzeichen haben (30JK: confessions "
+           "random|chosen|historical; data standin: der Ersatzdatensatz). Keine Option nennt eine Datei des Servers.",
+           _SETUP),
     GmSpec("schedule", "GM SCHEDULE <72h> | <Sun 20:00> [...]", "SL ZEITPLAN <72h> | <So 20:00> [...]",
            "Deadlines of movement phases: a fixed interval, or weekly times in the game's time zone.",
            "Fristen der Bewegungsphasen: ein fester Abstand oder wöchentliche Zeiten in der Zeitzone des Spiels.",
@@ -257,6 +274,8 @@ class GmContext:
     """Passwords the commands made (never shown in the answer)."""
     players_signed: set[str] = field(default_factory=set)
     """Games the same mail signed on to as a player."""
+    mail_files: tuple[gamedata.Attached, ...] = ()
+    """The files attached to the mail (data files a GM supplies)."""
 
 
 def run(context: GmContext, text: str) -> None:
@@ -294,7 +313,7 @@ def _carry_out(context: GmContext, tree: Tree[Any], text: str) -> None:
     rule = str(tree.data)
     spec = _SPECS[rule]
     game = context.game
-    if context.role == "admin" and "admin" not in spec.allowed:
+    if context.role == "admin" and "admin" not in spec.allowed and game is None:
         raise GmRefused(context.texts("gm_needs_game"))
     if context.role != "admin" and spec.allowed == ("admin",):
         raise GmRefused(context.texts("gm_needs_admin"))
@@ -440,7 +459,8 @@ def _send_password(context: GmContext, address: str, power: str, password: str) 
 
 
 def _create(context: GmContext, tree: Tree[Any]) -> str:
-    name, variant, address = _words(tree, "WORD", "ADDRESS")
+    name, variant, *addresses = _words(tree, "WORD", "ADDRESS")
+    address = addresses[0] if addresses else context.actor
     _check_address(context, address)
     password = _new_password(context)
     try:
@@ -453,7 +473,163 @@ def _create(context: GmContext, tree: Tree[Any]) -> str:
                  context.texts("gm_created_subject", game=name), context.texts("gm_created_mail", game=name, variant=game.variant, password=password,
                         judge=context.config.address), context.now)
     context.lines.append(context.texts("gm_created", game=name, variant=game.variant))
+    module = _module(context)
+    for data_name, attached in gamedata.matching(gamedata.files_of(module), context.mail_files).items():
+        data_file = gamedata.find(module, data_name)
+        assert data_file is not None
+        _supply_attached(context, data_file, attached)
+    _tell_data_state(context)
     return f"created ({game.variant})"
+
+
+# --- game data (DataFile): templates, attachments, the data folder ---------------------------
+
+
+def _restart_with(context: GmContext, options: dict[str, Any]) -> None:
+    """The forming game with new options: its first state computed again
+    (or waiting for data still missing)."""
+    assert context.game is not None
+    game = context.game
+    try:
+        state = gamedata.start_or_wait(_module(context), options, int(game.settings.get("seed", 0)))
+    except GameSetupError as error:
+        raise GmRefused(str(error)) from None
+    from adjudicator.service.verify import OPENING, opening_events_of
+
+    opening = [] if gamedata.awaiting(state) else opening_events_of(game.variant, state)
+    _save(context, replace(game, options=dict(state.get("options", options)), state=state,
+                           phase=phase_of(_module(context), state), settings={**game.settings, OPENING: opening}))
+
+
+def _supply_attached(context: GmContext, data_file: Any, attached: gamedata.Attached) -> bool:
+    """Check an attached data file and store it; the answer says what was
+    wrong (line and field) when it cannot be used.  True when stored."""
+    where = attached.filename[:80]
+    if attached.too_large:
+        return _data_problems(context, data_file.name, (context.texts(
+            "data_too_large", file=where, limit=context.config.data_max_bytes),))
+    return _supply(context, data_file, attached.data, where)
+
+
+def _supply(context: GmContext, data_file: Any, raw: bytes, where: str) -> bool:
+    assert context.game is not None
+    try:
+        text = gamedata.checked(data_file, gamedata.decoded(raw, where, context.config.data_max_bytes), where)
+    except gamedata.DataRefused as refused:
+        return _data_problems(context, data_file.name, refused.problems)
+    _restart_with(context, gamedata.supplied(context.game.options, data_file, text))
+    context.lines.append(context.texts("data_stored", name=data_file.name, file=where, size=len(raw)))
+    return True
+
+
+_MAX_PROBLEM_LINES = 100
+
+
+def _data_problems(context: GmContext, name: str, problems: tuple[str, ...]) -> bool:
+    context.lines.append(context.texts("data_refused", name=name, count=len(problems)))
+    context.lines.extend("    " + p[:200] for p in problems[:_MAX_PROBLEM_LINES])
+    if len(problems) > _MAX_PROBLEM_LINES:
+        context.lines.append(context.texts("data_more_problems", count=len(problems) - _MAX_PROBLEM_LINES))
+    return False
+
+
+_MAX_UNKNOWN_LINES = 150
+
+
+def _tell_data_state(context: GmContext) -> None:
+    """What a forming game still needs before it can start, as a table
+    pointing to the data commands; or that it has all it needs."""
+    assert context.game is not None
+    game = context.game
+    module = _module(context)
+    if gamedata.uses_standin(game.options) and gamedata.files_of(module):
+        context.lines.append(context.texts("data_standin_chosen"))
+    waiting = [f for f in gamedata.files_of(module) if f.name in gamedata.awaiting(game.state)]
+    if not waiting:
+        return
+    context.lines.append(context.texts("data_missing_head", game=game.name))
+    for data_file in waiting:
+        title = data_file.title_de if context.texts.language == "de" else data_file.title_en
+        context.lines.append(context.texts("data_missing_file", name=data_file.name, title=title or data_file.name))
+        unknown = data_file.unknown(None) if data_file.unknown is not None else ()
+        context.lines.extend("    " + line[:200] for line in unknown[:_MAX_UNKNOWN_LINES])
+        if len(unknown) > _MAX_UNKNOWN_LINES:
+            context.lines.append(context.texts("data_more_unknown", count=len(unknown) - _MAX_UNKNOWN_LINES))
+    names = " | ".join(f.name for f in waiting)
+    context.lines.append(context.texts("data_how_template", names=names))
+    context.lines.append(context.texts("data_how_attach", names=names))
+    if context.config.data_folder is not None:
+        context.lines.append(context.texts("data_how_folder", names=names))
+    if all(f.standin is not None for f in waiting):
+        context.lines.append(context.texts("data_how_standin"))
+
+
+def _data(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    (keyword,) = _words(tree, "DATA")
+    words = _words(tree, "WORD")
+    module = _module(context)
+    if keyword.casefold() in ("cards", "karten"):
+        name: str | None = "cards"
+    else:
+        # one word: a data file's name, or (with a dot) a file of the data folder for the game's only data file
+        named = words and (len(words) > 1 or gamedata.find(module, words[0]) is not None or "." not in words[0])
+        name = words.pop(0) if named else None
+    data_file = gamedata.find(module, name)
+    if data_file is None:
+        known = ", ".join(f.name for f in gamedata.files_of(module)) or "-"
+        raise GmRefused(context.texts("data_no_such_file", name=name or "?", variant=module.variant, known=known))
+    if words:
+        filename = words[0]
+        try:
+            raw = gamedata.from_folder(context.config.data_folder, filename, context.config.data_max_bytes)
+        except gamedata.DataRefused as refused:
+            _data_problems(context, data_file.name, refused.problems)
+            return ""
+        stored = _supply(context, data_file, raw, filename)
+    else:
+        attached = gamedata.matching((data_file,), context.mail_files).get(data_file.name)
+        if attached is None:
+            raise GmRefused(context.texts("data_attach_it", name=data_file.name))
+        filename = attached.filename[:80]
+        stored = _supply_attached(context, data_file, attached)
+    if not stored:
+        return ""
+    _tell_data_state(context)
+    _start_if_full(context)
+    return f"data file {data_file.name} supplied ({filename})"
+
+
+def _start_if_full(context: GmContext) -> None:
+    """Start a forming game that no longer waits for data once every seat is taken."""
+    assert context.game is not None
+    game = context.game
+    if game.status == FORMING and not gamedata.awaiting(game.state) and \
+            all(p.status != "open" for p in context.store.players(game.name)):
+        context.game = start_game(context.store, context.db, context.config, game, context.now)
+        context.lines.append(context.texts("game_started", game=game.name, phase=context.game.phase))
+
+
+def _template(context: GmContext, tree: Tree[Any]) -> str:
+    words = _words(tree, "WORD")
+    module: GameModule | None = _module(context) if context.game is not None else None
+    if words:
+        try:
+            module = game_module(words[0])
+            words.pop(0)
+        except UnknownGame:
+            pass
+    if module is None:
+        raise GmRefused(context.texts("data_template_variant"))
+    data_file = gamedata.find(module, words[0] if words else None)
+    if data_file is None:
+        known = ", ".join(f.name for f in gamedata.files_of(module)) or "-"
+        raise GmRefused(context.texts("data_no_such_file", name=words[0] if words else "?", variant=module.variant,
+                                      known=known))
+    filename = f"{module.variant}-{data_file.name}.toml"
+    context.attachments.append(Attachment(filename, "text/plain", data_file.template().encode("utf-8")))
+    context.lines.append(context.texts("data_template_attached", name=data_file.name, file=filename))
+    return ""
 
 
 def _password(context: GmContext, tree: Tree[Any]) -> str:
@@ -466,20 +642,20 @@ def _password(context: GmContext, tree: Tree[Any]) -> str:
 
 def _option(context: GmContext, tree: Tree[Any]) -> str:
     assert context.game is not None
-    key, value = _words(tree, "WORD")
-    game = context.game
-    typed: Any = int(value) if value.isdigit() else value
-    options = {**game.options, key: typed}
-    module = _module(context)
-    try:
-        state = module.start(options, int(game.settings.get("seed", 0)))
-    except GameSetupError as error:
-        raise GmRefused(str(error)) from None
-    from adjudicator.service.verify import OPENING, opening_events_of
-
-    _save(context, replace(game, options=dict(state.get("options", options)), state=state,
-                           settings={**game.settings, OPENING: opening_events_of(game.variant, state)}))
+    words = _words(tree, "WORD")
+    key, _, first = words[0].partition("=")
+    value = " ".join(([first] if first else []) + words[1:])
+    if not key or not value:
+        raise GmRefused(context.texts("gm_option_value", option=key or words[0]))
+    if gamedata.path_option(key):
+        raise GmRefused(context.texts("data_no_paths", option=key))
+    if key.casefold() == "data" and value.casefold() != STANDIN:
+        raise GmRefused(context.texts("data_option_values", value=value))
+    typed: Any = int(value) if value.isdigit() else STANDIN if key.casefold() == "data" else value
+    _restart_with(context, {**context.game.options, key: typed})
     context.lines.append(_done(context, f"{key} = {value}"))
+    _tell_data_state(context)
+    _start_if_full(context)
     return f"{key} = {value}"
 
 
@@ -590,10 +766,11 @@ def _assign(context: GmContext, tree: Tree[Any]) -> str:
                                                     status="playing", joined_at=context.now.isoformat()))
     _send_password(context, address, power, password)
     context.lines.append(context.texts("gm_assigned", power=_name(context, power)))
-    game = context.game
-    if all(p.status != "open" for p in context.store.players(game.name)):
-        context.game = start_game(context.store, context.db, context.config, game, context.now)
-        context.lines.append(context.texts("game_started", game=game.name, phase=game.phase))
+    if gamedata.awaiting(context.game.state):
+        if all(p.status != "open" for p in context.store.players(context.game.name)):
+            context.lines.append(context.texts("data_game_waits", game=context.game.name))
+    else:
+        _start_if_full(context)
     return f"{power} assigned"
 
 
@@ -673,7 +850,13 @@ def _reject(context: GmContext, tree: Tree[Any]) -> str:
 
 def _start(context: GmContext, tree: Tree[Any]) -> str:
     assert context.game is not None
-    game = start_game(context.store, context.db, context.config, context.game, context.now)
+    if gamedata.awaiting(context.game.state):
+        _tell_data_state(context)
+        raise GmRefused(context.texts("data_game_waits", game=context.game.name))
+    try:
+        game = start_game(context.store, context.db, context.config, context.game, context.now)
+    except GameError as error:
+        raise GmRefused(str(error)) from None
     context.game = game
     disorder = [p.power for p in context.store.players(game.name) if p.status == "disorder"]
     if disorder:  # never "all powers are taken" when some were not
@@ -982,7 +1165,7 @@ def _help(context: GmContext, tree: Tree[Any]) -> str:
 
 
 _HANDLERS: dict[str, Callable[[GmContext, Tree[Any]], str]] = {
-    "create": _create, "password": _password, "option": _option, "schedule": _schedule, "timezone": _timezone,
+    "create": _create, "password": _password, "option": _option, "data": _data, "template": _template, "schedule": _schedule, "timezone": _timezone,
     "language": _language, "grace": _grace, "late": _late, "reminders": _reminders, "press_setting": _press_setting,
     "assign": _assign, "random": _random, "start": _start, "min_password": _min_password, "seats": _seats,
     "approval": _approval, "approve": _approve, "reject": _reject, "deadline": _deadline, "pause": _pause, "resume": _resume,

@@ -32,6 +32,7 @@ from adjudicator.service import gm
 from adjudicator.service import guard, turn_commands
 from adjudicator.service.auth import check_admin_password, check_password, hash_password
 from adjudicator.service.budget import masked_raw, quotes_answer, read_message, scrub
+from adjudicator.service.gamedata import Attached, attachments, awaiting
 from adjudicator.service.logwording import detail_text, log_line
 from adjudicator.service.notes import note_text
 from adjudicator.service.notify import queue, queue_notice, reply_subject
@@ -335,6 +336,14 @@ class _Session:
         self.expensive = 0
         self.pressed: set[str] = set()
         self.gm_told: set[str] = set()
+        self.message: Message | None = None
+        self._attached: tuple[Attached, ...] | None = None
+
+    def attached(self) -> tuple[Attached, ...]:
+        """The files attached to the mail (read once, when a GM command needs them)."""
+        if self._attached is None:
+            self._attached = attachments(self.message, self.config.data_max_bytes) if self.message else ()
+        return self._attached
 
     def power_name(self, power: str) -> str:
         """A power's name in the mail's language (of the last sign-on)."""
@@ -357,6 +366,7 @@ class _Session:
 
     def run(self, message: Message) -> None:
         """Read the body (within the mail's budget) and carry out every command."""
+        self.message = message
         limits = self.config.limits
         try:
             found = read_text(message, limits.text_bytes, limits.mime_parts)
@@ -615,8 +625,11 @@ class _Session:
             section.lines.append(self.texts("signon_joined", power=module.power_name(seat.power, game.language),
                                             game=game.name))
             if all(p.status != "open" for p in self.store.players(game.name)):
-                game = start_game(self.store, self.db, self.config, game, self.now)
-                section.lines.append(self.texts("game_started", game=game.name, phase=game.phase))
+                if awaiting(game.state):
+                    section.lines.append(self.texts("data_game_waits", game=game.name))
+                else:
+                    game = start_game(self.store, self.db, self.config, game, self.now)
+                    section.lines.append(self.texts("game_started", game=game.name, phase=game.phase))
         else:
             self.texts = Texts(game.language, game.time_zone)
             section.lines.append(self.texts("signon_ok", power=module.power_name(seat.power, game.language),
@@ -753,7 +766,9 @@ class _Session:
         open_seats = sum(1 for p in self.store.players(game.name) if p.status == "open")
         missing = open_seats - len(self.store.applicants(game.name))
         section.lines.append(self.texts("random_applied", game=game.name, missing=max(missing, 0)))
-        if missing <= 0:
+        if missing <= 0 and awaiting(game.state):
+            section.lines.append(self.texts("data_game_waits", game=game.name))
+        elif missing <= 0:
             started = start_game(self.store, self.db, self.config, game, self.now)
             section.lines.append(self.texts("game_started", game=started.name, phase=started.phase))
 
@@ -1030,7 +1045,7 @@ class _Session:
                                        phase=game.phase, open=open_seats,
                                        deadline=texts.when(game.deadline) if game.deadline else "-"))
             if value.game is not None:
-                standings = module.standings(game.state)
+                standings = {} if awaiting(game.state) else module.standings(game.state)
                 for seat in seats:
                     section.lines.append(texts("list_seat", power=module.power_name(seat.power, game.language),
                                                status=texts(f"seat_{seat.status}"),
@@ -1115,6 +1130,7 @@ class _Session:
         self.staff.lines = section.lines
         self.staff.texts = self.texts
         self.staff.players_signed = {name for name in self.signed}
+        self.staff.mail_files = self.attached()
         gm.run(self.staff, value.text)
         self.attachments.extend(self.staff.attachments)
         self.staff.attachments.clear()

@@ -26,6 +26,7 @@ from adjudicator.mail.compose import Attachment
 from adjudicator.service.notify import queue, queue_notice, queue_to_all
 from adjudicator.service.logwording import detail_text
 from adjudicator.service.notes import note_text
+from adjudicator.service.gamedata import awaiting, start_or_wait
 from adjudicator.service.render import Texts, render
 from adjudicator.service.verify import (
     OPENING, end_lines, event_text, events_attachment, new_seed, opening_events_of, start_lines,
@@ -90,14 +91,14 @@ def create_game(
     if language not in ("de", "en"):
         raise GameError(f"option language: expected de or en, got {language!r}")
     seed = new_seed() if seed is None else seed
-    state = module.start(rules_options, seed)
+    state = start_or_wait(module, rules_options, seed)
     record = GameRecord(
         name, module.variant, dict(state.get("options", rules_options)), language,
-        str(own.get("time_zone", config.time_zone)), gm, FORMING, module.phase(state), state, None, deadlines, "",
+        str(own.get("time_zone", config.time_zone)), gm, FORMING, phase_of(module, state), state, None, deadlines, "",
         now.isoformat(), {**(settings or {}), "seed": seed,
                           **({"reminder_by_kind": reminders} if reminders else {}),
                           **({"weekly_by_kind": weekly} if weekly else {}),
-                          OPENING: opening_events_of(module.variant, state),
+                          OPENING: [] if awaiting(state) else opening_events_of(module.variant, state),
                           **({"digest": own["digest"]} if "digest" in own else {})},
     )
     if db is not None:
@@ -108,6 +109,11 @@ def create_game(
         store.create_game(own_db, record, module.powers())
         store.log(own_db, name, now.isoformat(), "created", f"variant {module.variant}")
     return record
+
+
+def phase_of(module: GameModule, state: dict[str, Any]) -> str:
+    """The phase of ``state``, or ``-`` for a game still waiting for its data."""
+    return "-" if awaiting(state) else module.phase(state)
 
 
 def texts_for(game: GameRecord) -> Texts:
@@ -170,6 +176,10 @@ def start_game(store: Store, db: Connection, config: Config, game: GameRecord, n
     order, powers still open go into civil disorder, the first deadline is
     set and every player is told (inside the caller's transaction)."""
     module = game_module(game.variant)
+    lacking = awaiting(game.state)
+    if lacking:
+        raise GameError(f"the game still needs its data file(s) {', '.join(lacking)} (GM DATA, or GM OPTION data "
+                        f"standin for the stand-in set)")
     open_seats = [p for p in store.players(game.name) if p.status == "open"]
     waiting = store.applicants(game.name)
     if waiting:  # the judge's own draw, verifiable like the game's

@@ -6,7 +6,6 @@ round's card."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 from adjudicator.games.revolution1848.cards import CardData, card_data
 from adjudicator.games.revolution1848.evaluation import Evaluation, evaluate
@@ -15,12 +14,13 @@ from adjudicator.games.revolution1848.orders import Pass, Play
 from adjudicator.games.revolution1848.parse import parse_line
 from adjudicator.games.revolution1848.state import PLAYERS, Game, Placed, Side
 
-COMPLETE = Path(__file__).resolve().parent / "complete_cards.toml"
+COMPLETE = {"data": "standin"}
+"""The options of a game with the stand-in card set (cards/1848-standin.toml)."""
 
 
 def complete_data() -> CardData:
-    """The card data with every unknown value filled by the test overlay."""
-    return card_data({"cards.file": str(COMPLETE)})
+    """The card data with every unknown value filled by the stand-in set."""
+    return card_data(COMPLETE)
 
 
 def position(data: CardData, flow: str, tables: dict[str, list[str]], hands: dict[str, list[str]],

@@ -279,27 +279,57 @@ def base_data() -> dict[str, Any]:
 
 
 @cache
+def base_text() -> str:
+    """The text of ``cards/1848.toml`` (the packaged card data)."""
+    return card_path("1848").read_text(encoding="utf-8")
+
+
+@cache
+def standin_text() -> str:
+    """The text of ``cards/1848-standin.toml``: the complete stand-in card
+    set (Ersatzwerte, nicht die Originalkarten), marked so in its head."""
+    return card_path("1848-standin").read_text(encoding="utf-8")
+
+
+@cache
 def _base_json() -> str:
-    with open(card_path("1848"), "rb") as handle:
-        return json.dumps(tomllib.load(handle))
+    return json.dumps(tomllib.loads(base_text()))
+
+
+STANDIN_OPTION = ("data", "standin")
+"""The option that chooses the stand-in card set."""
+CARDS_OPTION = "data.cards"
+"""The option that carries the text of a GM's card file."""
+
+
+def uses_standin(options: Mapping[str, Any]) -> bool:
+    """True when ``options`` play with the stand-in card set (and no card file of the GM's)."""
+    return CARDS_OPTION not in options and str(options.get("data", "")).casefold() == "standin"
 
 
 def overlay_from_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """The game master's supplements as one overlay in the file's shape.
 
-    ``cards.file`` names a TOML file in the data file's format (read here,
-    once); ``card.<ID>.<field...>`` and ``rules.<field...>`` set single
-    values (numbers, ``true``/``false``, lists separated by commas) and win
-    over the file.  Other options are ignored.  Raises ``CardDataError``
-    for an unreadable file or a malformed option name."""
+    ``data.cards`` is the text of a card file (read over ``cards/1848.toml``);
+    ``data=standin`` without it chooses the stand-in set;
+    ``card.<ID>.<field...>`` and ``rules.<field...>`` set single values
+    (numbers, ``true``/``false``, lists separated by commas) and win over
+    the file.  No option names a path (``cards.file`` is refused: the
+    service reads files, the rules never).  Other options are ignored.
+    Raises ``CardDataError`` for a text that is no TOML or a malformed
+    option name."""
+    if "cards.file" in options:
+        raise CardDataError("option cards.file: no file path is read; supply the card file itself as data.cards "
+                            "(adjudicator game create --data cards=FILE, or GM DATA cards with the file attached)")
     overlay: dict[str, Any] = {}
-    path = options.get("cards.file")
-    if path is not None:
+    text = options.get(CARDS_OPTION)
+    if text is None and uses_standin(options):
+        text = standin_text()
+    if text is not None:
         try:
-            with open(str(path), "rb") as handle:
-                overlay = tomllib.load(handle)
-        except (OSError, tomllib.TOMLDecodeError) as error:
-            raise CardDataError(f"option cards.file: cannot read {path}: {error}") from None
+            overlay = tomllib.loads(str(text))
+        except tomllib.TOMLDecodeError as error:
+            raise CardDataError(f"option {CARDS_OPTION}: not valid TOML: {error}") from None
     for key, value in options.items():
         if key.startswith("card."):
             parts = key.split(".")[1:]

@@ -22,11 +22,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from adjudicator.games.base import JSON, SimultaneousPhases, AcceptedOrder, GameSetupError, OrderCheck, OrderProblem, Resolution
+from adjudicator.games.base import (
+    JSON, AcceptedOrder, DataFile, GameSetupError, OrderCheck, OrderProblem, Resolution, SimultaneousPhases,
+)
+from adjudicator.games.revolution1848 import cardfile
 from adjudicator.games.randomness import REPORT_KEY
 from adjudicator.games.revolution1848 import actions, military
 from adjudicator.games.revolution1848.cards import CardData, CardDataError, card_data_from_overlay
-from adjudicator.games.revolution1848.cards import overlay_from_options
+from adjudicator.games.revolution1848.cards import overlay_from_options, standin_text
 from adjudicator.games.revolution1848.flow import advance, default_keep, final_forecast, new_game
 from adjudicator.games.revolution1848.orders import (
     MILITARY_ORDERS, STEP_ORDERS, Attack, Decide, Discard, Forecast, General, Keep, Lose, Order, Pass, PlaceArmy,
@@ -78,6 +81,10 @@ class Revolution1848(SimultaneousPhases):
         game, _ = new_game(data, seed)
         return {"variant": VARIANT, "phase": game.phase, "options": dict(options), "overlay": overlay,
                 "game": to_json(game)}
+
+    def data_files(self) -> tuple[DataFile, ...]:
+        """The card file (``cards``): the values the rule text does not give."""
+        return (CARDS,)
 
     def phase(self, state: JSON) -> str:
         """The current phase name (``R03A06-2``)."""
@@ -219,6 +226,14 @@ class Revolution1848(SimultaneousPhases):
             "forecast": final_forecast(game, data, power) if side.forecast or side.withdrawn else "",
             "orders": self.legal_orders(state, power),
         }
+
+
+CARDS = DataFile(
+    "cards", cardfile.template, cardfile.check, required=True, standin=standin_text,
+    title_en="the card file (values, parties, effects, army strengths, flow cards; the rule text lacks them)",
+    title_de="die Kartendatei (Werte, Parteien, Wirkungen, Armeestärken, Ablaufkarten; der Regeltext nennt sie nicht)",
+    unknown=cardfile.unknown,
+)
 
 
 def _game(state: JSON) -> Game:

@@ -1,0 +1,365 @@
+"""The card file a GM of 1848 fills in: its template, its checker and the
+list of what a file still leaves unknown (the ``DataFile`` named
+``cards``).
+
+The template is ``cards/1848.toml`` itself, every value the rule text does
+not give turned into a commented placeholder that says what the value
+means, what is allowed and where it shows on the physical card.  A
+supplied file is read over ``cards/1848.toml`` (tables merge key by key),
+so it may be the whole filled-in template or only the values a GM adds.
+``check`` reports every problem at once, each with its line, card and
+field and what is allowed.  Pure functions over the packaged data.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from adjudicator.games.revolution1848.cards import (
+    CardDataError, UNKNOWN, base_text, build, merged, missing_values, base_data,
+)
+
+PERSON_VALUES = range(1, 9)
+"""The published range of a person card's value."""
+POINTS = (2, 3)
+"""A flow card is worth 2 or 3 points ("gewonnene Ablaufkarten (2 oder 3 Punkte)")."""
+
+_FIELDS: dict[str, dict[str, str]] = {
+    "person": {
+        "name": "the person's name (text), top of the card",
+        "parties": 'its party, or two to choose from when played: ["LIB"], ["LIB", "DEM"] (LIB, DEM, REP, REA); '
+                   "bottom left of the card",
+        "value": "its value, a whole number 1-8; the number under the party, bottom left",
+        "general": '"none", or the army a general leads: "austria", "prussia", "revolution" (the flag symbol)',
+        "strength": "a general's military strength, a whole number 0-20: the number on the Kreuz (cross) symbol",
+    },
+    "extra": {
+        "name": "the card's title (text)",
+        "effects": 'a list of effects in words, e.g. ["boost REP +2 once", "protect LIB against satire"]; see the '
+                   "head of this file; the card's text",
+    },
+    "flow": {
+        "name": "the card's title (text)", "name_en": "its title in English (text)",
+        "played_for": "true when the players play for the card, false for the cards that simply stay",
+        "mode": '"stich", "buendnis", "vorparlament", "nationalversammlung" or "gesamtwert" (the Kaiserwahl: '
+                "total value, marked K)",
+        "special": 'for a card not played for: "armies", "preparliament", "assembly", "oath", "power", '
+                   '"campaign", "victory"',
+        "keep": "how many cards may stay on each side, a whole number 0-6: white on green, top right",
+        "points": "its points when won, 2 or 3",
+        "stays": '"red", "blue" or "never": after which decision the card stays on the table (symbol bottom left)',
+        "next": 'the next flow card, "A01"-"A26" (the hint at the bottom of the card)',
+        "next_skipped": "A15: the next card when A12 lies", "next_sworn": "A15: the next card when armies are sworn",
+        "next_revolution": "the next card when the revolution is stronger",
+        "next_reaction": "the next card when the reaction is stronger",
+        "bonus": "A25: what the revolution gains when bonus_if lies", "bonus_if": "A25: the card that gives the bonus",
+    },
+    "rules": {
+        "army_attacks": 'which army may attack which: ["free>A15", "A15>free", ...] (positions A04, free, A12, A15), '
+                        'or ["none"]; the list of the military rule',
+        "revolution": "what adds up to the revolution's strength at A24/A25: interventions, parliament_army, "
+                      "sworn_armies, a04_armies, free_armies",
+        "reaction": "what adds up to the reaction's strength (the same words)",
+        "text": "the forecast's wording (text)",
+        "condition": 'when the forecast is right: "end=A25" / "end=A26", "+A13" (lies at the end), "-A13", '
+                     'separated by spaces; or "never"',
+        "correct": "points won when right, a whole number", "wrong": "points lost when wrong, a whole number",
+    },
+}
+_OPTION_FIELDS = {"name": "the decision's wording (text)", "name_en": "in English (text)",
+                  "next": 'the flow card after this decision, "A01"-"A26" (bottom of the card)'}
+_VOTES = ('the colours the party may vote for: ["red"], ["blue"] or ["red", "blue"] (the colours of the '
+          "party on the card; in an alliance one colour, its side)")
+_KNOWN_TABLES = {"person": "PE", "extra": "Z", "flow": "A"}
+
+
+def _meaning(path: list[str]) -> str:
+    """What the field at ``path`` (["person", "PE02", "value"]) means."""
+    section, last = path[0], path[-1]
+    if section == "flow" and len(path) >= 4 and path[2] in ("red", "blue"):
+        return _OPTION_FIELDS.get(last, "")
+    if section == "flow" and len(path) >= 4 and path[2] in ("votes", "radical_votes"):
+        return _VOTES + (" after the radicalisation (A09)" if path[2] == "radical_votes" else "")
+    if section == "flow" and len(path) >= 4 and path[2] == "conquest":
+        return {"nations": 'the armies that may put the rising down: ["austria"], ["prussia"] or both',
+                "morale": "the morale (number of cards) an army needs, a whole number"}.get(last, "")
+    return _FIELDS.get(section, {}).get(last, "")
+
+
+# --- where each value stands in a text --------------------------------------------------------
+
+_HEADER = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$")
+_KEY = re.compile(r"^\s*#?\s*([A-Za-z0-9_.\-\"]+)\s*=")
+
+
+def lines_of(text: str) -> dict[str, int]:
+    """The line of every table and key of a TOML text: ``"person.PE02"`` ->
+    line of its header, ``"person.PE02.value"`` -> line of the key (also
+    of a commented placeholder ``# value = ...``, where no real key is)."""
+    found: dict[str, int] = {}
+    table = ""
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _HEADER.match(line)
+        if header and not line.lstrip().startswith("#"):
+            table = ".".join(part.strip().strip('"') for part in header.group(1).split("."))
+            found.setdefault(table, number)
+            continue
+        key = _KEY.match(line)
+        if key:
+            name = ".".join(part.strip('"') for part in key.group(1).split("."))
+            path = f"{table}.{name}" if table else name
+            if not line.lstrip().startswith("#") or path not in found:
+                found[path] = number
+    return found
+
+
+def _where(lines: Mapping[str, int], path: str) -> str:
+    """``line N: `` for the nearest known place of ``path`` (the field, else its table)."""
+    parts = path.split(".")
+    while parts:
+        if ".".join(parts) in lines:
+            return f"line {lines['.'.join(parts)]}: "
+        parts.pop()
+    return ""
+
+
+def _shown(path: str) -> str:
+    """``[person.PE02] value`` for ``person.PE02.value``."""
+    parts = path.split(".")
+    if parts[0] == "rules":
+        return f"[rules] {'.'.join(parts[1:])}"
+    return f"[{'.'.join(parts[:2])}] {'.'.join(parts[2:])}".rstrip()
+
+
+# --- the template ---------------------------------------------------------------------------------
+
+
+@cache
+def template() -> str:
+    """The card file to fill in: ``cards/1848.toml`` with every unknown
+    value a commented placeholder (``# value = ...  # TO FILL IN: ...``)
+    saying what it means, what is allowed and where it is on the card."""
+    out = [
+        "# 1848 - Die Revolution: the card file a game master fills in (template).",
+        "#",
+        "# Every value the rule text does not give is a commented line marked TO FILL IN:",
+        "# read it off your cards, write it after the '=' and remove the '# ' in front.",
+        "# Check the file with `adjudicator cards check my-cards.toml`, then send it as",
+        "# the attachment of a mail `GM CREATE <game> 1848` or `GM CARDS` (German: SL KARTEN).",
+        "# Values already filled in come from the rule text; you may correct them.",
+        "# You may also send only the values you add: the file is read over the judge's own.",
+        "#",
+    ]
+    table: list[str] = []
+    for line in base_text().splitlines():
+        header = _HEADER.match(line)
+        if header and not line.lstrip().startswith("#"):
+            table = [p.strip().strip('"') for p in header.group(1).split(".")]
+            out.append(line)
+            continue
+        key = _KEY.match(line)
+        if key and not line.lstrip().startswith("#") and UNKNOWN in line.split("#")[0]:
+            name = key.group(1)
+            value_text = line.split("=", 1)[1].split("#")[0].strip()
+            path = table + name.split(".")
+            meaning = _meaning(path) or "see docs/games/1848.md"
+            source = line.split("#", 1)[1].strip() if "#" in line else ""
+            shown = "..." if value_text == f'"{UNKNOWN}"' else value_text.replace(f'"{UNKNOWN}"', "...").replace(
+                UNKNOWN, "...")
+            out.append(f"# {name} = {shown}    # TO FILL IN: {meaning}" + (f" (the text: {source})" if source else ""))
+            continue
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+# --- the checker ----------------------------------------------------------------------------------
+
+
+def _toml_problem(error: tomllib.TOMLDecodeError) -> str:
+    message = str(error)
+    found = re.search(r"\(at line (\d+), column (\d+)\)", message)
+    what = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
+    if found:
+        return f"line {found.group(1)}, column {found.group(2)}: not valid TOML: {what}"
+    return f"not valid TOML: {what}"
+
+
+def _structure(raw: Mapping[str, Any], base: Mapping[str, Any], lines: Mapping[str, int]) -> list[str]:
+    """Tables, cards and fields that do not exist."""
+    problems: list[str] = []
+    for section, value in raw.items():
+        if section == "rules":
+            continue
+        if section not in _KNOWN_TABLES or not isinstance(value, Mapping):
+            problems.append(f"{_where(lines, section)}[{section}]: no such table (person, extra, flow, rules)")
+            continue
+        for card, entry in value.items():
+            path = f"{section}.{card}"
+            if card not in base.get(section, {}):
+                first, last = sorted(base.get(section, {}))[0], sorted(base.get(section, {}))[-1]
+                problems.append(f"{_where(lines, path)}[{path}]: no such card ({first}-{last})")
+                continue
+            if not isinstance(entry, Mapping):
+                problems.append(f"{_where(lines, path)}[{path}]: expected a table of fields")
+                continue
+            allowed = set(_FIELDS[section]) | {"red", "blue", "votes", "radical_votes", "parliament", "conquest",
+                                               "parties_note"}
+            for name in entry:
+                if name not in allowed:
+                    problems.append(f"{_where(lines, f'{path}.{name}')}{_shown(f'{path}.{name}')}: no such field "
+                                    f"(allowed: {', '.join(sorted(_FIELDS[section]))})")
+    return problems
+
+
+def _ranges(raw: Mapping[str, Any], lines: Mapping[str, int]) -> list[str]:
+    """Values of the right kind but outside what the physical cards allow."""
+    problems: list[str] = []
+    for card, entry in sorted(raw.get("person", {}).items()):
+        value = entry.get("value", UNKNOWN)
+        if isinstance(value, int) and not isinstance(value, bool) and value not in PERSON_VALUES:
+            path = f"person.{card}.value"
+            problems.append(f"{_where(lines, path)}{_shown(path)}: {value} is outside 1-8 (the values of person cards)")
+        strength = entry.get("strength", UNKNOWN)
+        if isinstance(strength, int) and not isinstance(strength, bool) and not 0 <= strength <= 20:
+            path = f"person.{card}.strength"
+            problems.append(f"{_where(lines, path)}{_shown(path)}: {strength} is outside 0-20")
+    for card, entry in sorted(raw.get("flow", {}).items()):
+        points, keep = entry.get("points", UNKNOWN), entry.get("keep", UNKNOWN)
+        if isinstance(points, int) and not isinstance(points, bool) and points not in POINTS:
+            path = f"flow.{card}.points"
+            problems.append(f"{_where(lines, path)}{_shown(path)}: {points}; a flow card is worth 2 or 3 points")
+        if isinstance(keep, int) and not isinstance(keep, bool) and not 0 <= keep <= 6:
+            path = f"flow.{card}.keep"
+            problems.append(f"{_where(lines, path)}{_shown(path)}: {keep} is outside 0-6")
+    return problems
+
+
+def _kinds(raw: Mapping[str, Any], lines: Mapping[str, int]) -> list[str]:
+    """Every value of the wrong kind, each card built on its own."""
+    problems: list[str] = []
+    for section in ("person", "extra", "flow"):
+        for card, entry in sorted(raw.get(section, {}).items()):
+            if _has_unknown(entry):
+                continue
+            skeleton = _skeleton(raw)
+            skeleton[section] = {**skeleton.get(section, {}), card: entry}
+            try:
+                build(skeleton)
+            except CardDataError as error:
+                problems.append(_located(str(error), lines))
+    return problems
+
+
+def _skeleton(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The least data ``build`` accepts around one card (A01 and complete rules)."""
+    rules = {"hand_persons": 3, "hand_extras": 3, "always_stay": [], "military_from": "A06", "radicalise_on": "A09",
+             "army_attacks": ["none"], "scoring": {"free_army_card_at_A25": 3, "sworn_army_card_at_A26": 2},
+             "power_question": {"revolution": [], "reaction": []},
+             "prognosis": {"E": {"text": "", "condition": "never", "correct": 0, "wrong": 0}}}
+    flows = {card: {"played_for": False, "special": "victory"} for card in raw.get("flow", {})}
+    return {"rules": rules, "flow": flows}
+
+
+def _has_unknown(value: Any) -> bool:
+    if isinstance(value, Mapping):
+        return any(_has_unknown(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_unknown(v) for v in value)
+    return value == UNKNOWN or (isinstance(value, str) and UNKNOWN in value.split())
+
+
+def _located(message: str, lines: Mapping[str, int]) -> str:
+    """A ``CardDataError`` message (``card.PE02.value: expected ...``) with
+    its line and the field shown as in the file."""
+    found = re.match(r"(?:option )?(card|rules)\.([A-Za-z0-9_.]+?):\s*(.*)$", message)
+    if not found:
+        return message
+    kind, dotted, rest = found.groups()
+    if kind == "card":
+        card, _, field_path = dotted.partition(".")
+        section = {"P": "person", "Z": "extra", "A": "flow"}.get(card[:1], "flow")
+        path = f"{section}.{card}" + (f".{field_path}" if field_path else "")
+    else:
+        path = f"rules.{dotted}"
+    return f"{_where(lines, path)}{_shown(path)}: {rest}"
+
+
+def _unknown_path(option_name: str) -> str:
+    """``person.PE02.value`` for the option name ``card.PE02.value``."""
+    if option_name.startswith("rules."):
+        return option_name
+    card, _, rest = option_name.removeprefix("card.").partition(".")
+    section = {"P": "person", "Z": "extra", "A": "flow"}.get(card[:1], "flow")
+    return f"{section}.{card}.{rest}"
+
+
+def read(text: str) -> dict[str, Any]:
+    """The card overlay of a card file's text; ``CardDataError`` with the
+    TOML problem's line when it is no TOML."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CardDataError(_toml_problem(error)) from None
+
+
+def check(text: str) -> tuple[str, ...]:
+    """Every problem of a card file (empty: a game can start with it), each
+    ``line N: [card] field: what is allowed``: TOML errors, unknown cards
+    and fields, values of the wrong kind or out of range, values still
+    unknown, next cards that do not exist."""
+    try:
+        overlay = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        return (_toml_problem(error),)
+    lines = lines_of(text)
+    base = base_data()
+    problems = _structure(overlay, base, lines)
+    if problems:
+        return tuple(problems)
+    raw = merged(base, overlay)
+    problems += _ranges(raw, lines)
+    problems += _kinds(raw, lines)
+    for name in missing_values(raw):
+        path = _unknown_path(name)
+        meaning = _meaning(path.split("."))
+        problems.append(f"{_where(lines, path)}{_shown(path)}: still unknown" + (f"; {meaning}" if meaning else ""))
+    if not problems:
+        try:
+            build(raw)
+        except CardDataError as error:
+            problems.append(_located(str(error), lines))
+    return tuple(problems)
+
+
+def unknown(text: str | None) -> tuple[str, ...]:
+    """What a card file (None: nothing supplied) still leaves unknown, one
+    line per card: ``PE02 (name): parties, value``."""
+    overlay: dict[str, Any] = {}
+    if text is not None:
+        try:
+            overlay = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            overlay = {}
+    raw = merged(base_data(), overlay)
+    by_card: dict[str, list[str]] = {}
+    for name in missing_values(raw):
+        if name.startswith("rules."):
+            head, _, rest = name.removeprefix("rules.").partition(".")
+            key = f"rules.{head}" if head == "prognosis" and "." in rest else "rules"
+            if head == "prognosis":
+                letter, _, field_name = rest.partition(".")
+                key, rest = f"forecast {letter}", field_name
+            else:
+                rest = name.removeprefix("rules.")
+            by_card.setdefault(key, []).append(rest)
+            continue
+        card, _, field_name = name.removeprefix("card.").partition(".")
+        by_card.setdefault(card, []).append(field_name)
+    names = {card: str(entry.get("name", "")) for section in ("person", "extra", "flow")
+             for card, entry in raw.get(section, {}).items()}
+    return tuple(f"{card}" + (f" ({names[card]})" if names.get(card) else "") + ": " + ", ".join(fields)
+                 for card, fields in by_card.items())

@@ -1,0 +1,264 @@
+"""Game data a GM supplies (``DataFile``), through the public intake: the
+template mailed as an attachment, a data file attached to ``GM CREATE`` or
+``GM DATA``/``GM CARDS`` (checked, size-capped, problems with line and
+field), the operator's data folder (plain names only, never outside it),
+``GM OPTION`` refusing every server path, and the command line
+(``game create --data``, ``data|cards template|check``).  1848's card
+file is the game that needs one."""
+
+from __future__ import annotations
+
+import dataclasses
+import email
+import email.policy
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+import pytest
+
+from adjudicator.games.revolution1848.cards import standin_text
+from adjudicator.service.intake import read_pipe
+from tests.test_gm import ADMIN, gm_password
+from tests.test_service_commands import GM, JUDGE, Outbox, Table
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Iterator[Table]:
+    table = Table(tmp_path)
+    folder = tmp_path / "data"
+    folder.mkdir()
+    table.config = dataclasses.replace(table.config, admin=ADMIN, admin_password="admin-pw", data_folder=folder)
+    table.judge.config = table.config
+    yield table
+    table.store.close()
+
+
+def mail(judge: Table, sender: str, lines: list[str], files: tuple[tuple[str, bytes], ...] = ()) -> Outbox:
+    """``sender`` mails ``lines`` with ``files`` attached; the judge polls once."""
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = sender, JUDGE, "game data"
+    message["Message-ID"] = make_msgid(domain="players.test")
+    message.set_content("\n".join(lines) + "\n")
+    for filename, data in files:
+        message.add_attachment(data, maintype="application", subtype="octet-stream", filename=filename)
+    judge.mailbox.box.append(read_pipe(bytes(message)))
+    return judge.poll()
+
+
+def answer(out: Outbox, echo_prefix: str = "GM ") -> list[str]:
+    """The answer lines of every GM section of the one acknowledgement."""
+    ack = [m for m in out if m.kind == "acknowledgement"]
+    assert len(ack) == 1
+    return [line for echo, lines in ack[0].sections() if echo.startswith(echo_prefix) for line in lines]
+
+
+def attachments_of(raw: bytes) -> dict[str, bytes]:
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(message, email.message.EmailMessage)
+    found: dict[str, bytes] = {}
+    for part in message.iter_attachments():
+        payload = part.get_payload(decode=True)
+        assert isinstance(payload, bytes)
+        found[str(part.get_filename())] = payload
+    return found
+
+
+def create(judge: Table, *more: str, files: tuple[tuple[str, bytes], ...] = ()) -> tuple[list[str], str]:
+    """The administrator creates spiel2 (1848) for the GM; the answer and the GM password."""
+    out = mail(judge, ADMIN, ["ADMIN admin-pw", f"GM CREATE spiel2 1848 {GM}", *more], files)
+    created = [m for m in out if m.to == GM]
+    assert len(created) == 1
+    return answer(out), gm_password(created[0].text)
+
+
+def as_gm(judge: Table, secret: str, *lines: str, files: tuple[tuple[str, bytes], ...] = ()) -> list[str]:
+    return answer(mail(judge, GM, [f"GAMEMASTER spiel2 {secret}", *lines], files))
+
+
+def bad_cards() -> bytes:
+    return ("[person.PE02]\nparties = [\"LIB\"]\nvalue = 12\n\n[person.PE99]\nvalue = 3\n\n"
+            "[extra.Z04]\ncolour = \"red\"\n").encode()
+
+
+def test_gm_create_without_the_card_file_answers_a_table_of_what_is_missing(judge: Table) -> None:
+    lines, _ = create(judge)
+    assert lines[0] == "Game spiel2 (1848) created; its game master gets the password by mail."
+    assert lines[1] == "The game spiel2 can start only once these data are there (the rule text does not give them):"
+    assert lines[2].startswith("  cards: the card file") and lines[2].endswith("still unknown:")
+    table = [line for line in lines if line.startswith("    ")]
+    assert "    PE02: parties, value" in table and any(line.startswith("    A07 (") for line in table)
+    assert len(table) > 50 and all(len(line) < 210 for line in table)
+    assert any("GM TEMPLATE cards" in line for line in lines) and any("GM DATA cards" in line for line in lines)
+    assert lines[-1] == "  or play without the original data with the stand-in set: GM OPTION data standin."
+    game = judge.store.game("spiel2")
+    assert game is not None and game.status == "forming" and game.phase == "-"
+
+
+def test_gm_template_mails_the_template_as_an_attachment(judge: Table) -> None:
+    out = mail(judge, ADMIN, ["ADMIN admin-pw", "GM TEMPLATE 1848 cards"])
+    assert answer(out) == ["The template of the data file cards is attached to this mail (1848-cards.toml)."]
+    files = attachments_of(out[0].raw)
+    assert list(files) == ["1848-cards.toml"]
+    text = files["1848-cards.toml"].decode()
+    assert text.count("TO FILL IN") > 250 and "[person.PE12]" in text and 'name = "Hans Kudlich"' in text
+
+
+def test_one_mail_creates_a_game_with_its_attached_card_file_and_starts_it(judge: Table) -> None:
+    out = mail(judge, ADMIN, ["ADMIN admin-pw", "GM CREATE spiel2 1848", "GM ASSIGN A anna@players.test",
+                              "GM ASSIGN B bert@players.test"], (("my-cards.toml", standin_text().encode()),))
+    lines = answer(out)
+    assert lines[1].startswith("Data file cards from my-cards.toml (") and "checked and stored" in lines[1]
+    assert "All powers are taken: spiel2 starts with R01A01-1. Every player gets a start mail." in lines
+    game = judge.store.game("spiel2")
+    assert game is not None and game.status == "active" and game.gm == ADMIN
+    assert game.options["data.cards"] == standin_text()
+    assert sorted(m.to for m in out if m.kind == "start") == ["anna@players.test", "bert@players.test"]
+
+
+def test_a_bad_card_file_is_answered_with_line_and_field_and_nothing_is_stored(judge: Table) -> None:
+    _, secret = create(judge)
+    lines = as_gm(judge, secret, "GM CARDS", files=(("cards.toml", bad_cards()),))
+    assert lines[0] == "Data file cards not taken, 2 problem(s) (line: field: what is allowed):"
+    assert lines[1] == "    cards.toml: line 5: [person.PE99]: no such card (PE01-PE42)"
+    assert lines[2] == ("    cards.toml: line 9: [extra.Z04] colour: no such field (allowed: effects, name)")
+    lines = as_gm(judge, secret, "GM CARDS", files=(("cards.toml", b"[person.PE02]\nparties = [\"LIB\"]\nvalue = 12\n"),))
+    assert "    cards.toml: line 3: [person.PE02] value: 12 is outside 1-8 (the values of person cards)" in lines
+    assert ("    cards.toml: [person.PE05] value: still unknown; its value, a whole number 1-8; the number under the "
+            "party, bottom left") in lines
+    syntax = as_gm(judge, secret, "GM CARDS", files=(("cards.toml", b"[person.PE02\nvalue = 3\n"),))
+    assert syntax[1].startswith("    cards.toml: line 1, column ") and "not valid TOML" in syntax[1]
+    game = judge.store.game("spiel2")
+    assert game is not None and "data.cards" not in game.options and game.phase == "-"
+
+
+def test_without_an_attachment_gm_data_says_to_attach_the_file(judge: Table) -> None:
+    _, secret = create(judge)
+    assert as_gm(judge, secret, "GM DATA cards") == [
+        "Refused, nothing changed: attach the data file cards to this mail as a TOML file (or name a file of the "
+        "data folder)"]
+    assert as_gm(judge, secret, "GM DATA board")[0] == (
+        "Refused, nothing changed: 1848 has no data file board (there are: cards)")
+
+
+def test_an_attachment_over_the_size_cap_is_refused_unread(judge: Table) -> None:
+    judge.config = dataclasses.replace(judge.config, data_max_bytes=4096)
+    judge.judge.config = judge.config
+    _, secret = create(judge)
+    lines = as_gm(judge, secret, "GM CARDS", files=(("cards.toml", standin_text().encode()),))
+    assert lines == ["Data file cards not taken, 1 problem(s) (line: field: what is allowed):",
+                     "    cards.toml: larger than 4096 bytes; a data file may have at most 4096"]
+    game = judge.store.game("spiel2")
+    assert game is not None and "data.cards" not in game.options
+
+
+@pytest.mark.parametrize("command", [
+    "GM OPTION cards.file /etc/passwd", "GM OPTION cards.file /dev/zero", "GM OPTION cards.file=/etc/passwd",
+    "GM OPTION map.path /etc/hostname", "GM OPTION data.cards [person.PE02]", "GM OPTION board_file x.toml",
+])
+def test_no_gm_option_names_a_server_file(judge: Table, command: str) -> None:
+    _, secret = create(judge)
+    before = judge.store.game("spiel2")
+    lines = as_gm(judge, secret, command)
+    assert len(lines) == 1 and lines[0].startswith("Refused, nothing changed: the option ")
+    assert "no file of the server is read for a mail" in lines[0] and "root:" not in lines[0]
+    assert judge.store.game("spiel2") == before
+
+
+def test_the_data_folder_gives_plain_names_inside_it_only(judge: Table, tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    (folder / "good.toml").write_text(standin_text(), encoding="utf-8")
+    (folder / "big.toml").write_bytes(b"#" * (judge.config.data_max_bytes + 10))
+    os.symlink("/etc/passwd", folder / "link.toml")
+    (tmp_path / "outside.toml").write_text(standin_text(), encoding="utf-8")
+    _, secret = create(judge)
+    for name, why in (("../outside.toml", "not a plain file name"), ("/etc/passwd", "not a plain file name"),
+                      ("link.toml", "no such file in the data folder"), ("absent.toml", "no such file"),
+                      ("big.toml", "larger than 262144 bytes"), (".hidden", "not a plain file name")):
+        lines = as_gm(judge, secret, f"GM DATA cards {name}")
+        assert lines[0].startswith("Data file cards not taken, 1 problem(s)"), (name, lines)
+        assert why in lines[1] and "root:" not in "\n".join(lines), (name, lines)
+    game = judge.store.game("spiel2")
+    assert game is not None and "data.cards" not in game.options
+    lines = as_gm(judge, secret, "GM DATA cards good.toml")
+    assert lines[0].startswith("Data file cards from good.toml (") and "checked and stored" in lines[0]
+    game = judge.store.game("spiel2")
+    assert game is not None and game.options["data.cards"] == standin_text()
+
+
+def test_without_a_data_folder_no_file_is_read(judge: Table) -> None:
+    judge.config = dataclasses.replace(judge.config, data_folder=None)
+    judge.judge.config = judge.config
+    _, secret = create(judge)
+    lines = as_gm(judge, secret, "GM DATA cards good.toml")
+    assert lines[1] == "    good.toml: the judge has no data folder (configuration [data] folder)"
+
+
+def test_the_stand_in_set_is_chosen_by_option_and_said_to_be_one(judge: Table) -> None:
+    _, secret = create(judge)
+    lines = as_gm(judge, secret, "GM OPTION data standin", "GM ASSIGN A anna@players.test",
+                  "GM ASSIGN B bert@players.test")
+    assert lines[:2] == ["Done: data = standin", "The game uses the stand-in data set (stand-in values, not the "
+                                                 "original data); every report says so."]
+    game = judge.store.game("spiel2")
+    assert game is not None and game.status == "active" and game.options["data"] == "standin"
+    assert as_gm(judge, secret, "GM OPTION data mine")[0].startswith("Refused")
+
+
+def test_gm_start_of_a_game_waiting_for_data_is_refused_with_what_is_missing(judge: Table) -> None:
+    _, secret = create(judge)
+    lines = as_gm(judge, secret, "GM START")
+    assert lines[0].startswith("The game spiel2 can start only once these data are there")
+    assert lines[-1] == ("Refused, nothing changed: The game spiel2 still waits for its data from the game master "
+                         "and starts once they are there.")
+    game = judge.store.game("spiel2")
+    assert game is not None and game.status == "forming"
+
+
+def test_seats_taken_before_the_data_wait_for_it_then_the_data_start_the_game(judge: Table) -> None:
+    _, secret = create(judge)
+    judge.send("anna@players.test", "SIGNON A spiel2 secret-a")
+    out = judge.send("bert@players.test", "SIGNON B spiel2 secret-b")
+    assert "The game spiel2 still waits for its data from the game master" in out[0].text
+    game = judge.store.game("spiel2")
+    assert game is not None and game.status == "forming"
+    lines = as_gm(judge, secret, "GM CARDS", files=(("cards.toml", standin_text().encode()),))
+    assert lines[-1] == "All powers are taken: spiel2 starts with R01A01-1. Every player gets a start mail."
+
+
+# --- the command line -----------------------------------------------------------------------------
+
+
+def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    config = tmp_path / "judge.toml"
+    if not config.exists():
+        config.write_text('[judge]\naddress = "judge@pbem.test"\nlanguage = "en"\n', encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "adjudicator", "--config", str(config), *args],
+                          capture_output=True, cwd=ROOT, timeout=120, text=True)
+
+
+def test_the_command_line_writes_the_template_checks_a_file_and_creates_with_it(tmp_path: Path) -> None:
+    template = run(tmp_path, "cards", "template", "1848")
+    assert template.returncode == 0 and template.stdout.count("TO FILL IN") > 250
+    assert run(tmp_path, "data", "template", "1848", "cards").stdout == template.stdout
+    (tmp_path / "template.toml").write_text(template.stdout, encoding="utf-8")
+    checked = run(tmp_path, "cards", "check", str(tmp_path / "template.toml"))
+    assert checked.returncode == 1 and "[person.PE02] value: still unknown" in checked.stdout
+    (tmp_path / "bad.toml").write_bytes(bad_cards())
+    bad = run(tmp_path, "game", "create", "x", "--variant", "1848", "--data", f"cards={tmp_path / 'bad.toml'}")
+    assert bad.returncode == 2 and "line 5: [person.PE99]: no such card" in bad.stderr
+    (tmp_path / "good.toml").write_text(standin_text(), encoding="utf-8")
+    assert run(tmp_path, "cards", "check", str(tmp_path / "good.toml")).returncode == 0
+    created = run(tmp_path, "game", "create", "y", "--variant", "1848", "--data", f"cards={tmp_path / 'good.toml'}")
+    assert created.returncode == 0 and "waiting" not in created.stdout, created.stderr
+    waiting = run(tmp_path, "game", "create", "z", "--variant", "1848")
+    assert waiting.returncode == 0 and "waiting for the data file cards" in waiting.stdout
+    assert "  unknown: PE02: parties, value" in waiting.stdout
+    standin = run(tmp_path, "game", "create", "w", "--variant", "1848", "--option", "data=standin")
+    assert standin.returncode == 0 and "stand-in data set" in standin.stdout
