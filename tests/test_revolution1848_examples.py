@@ -21,6 +21,7 @@ from adjudicator.games.revolution1848.orders import Decide, NoAction
 from adjudicator.games.revolution1848 import Revolution1848
 from adjudicator.games.revolution1848.cards import overlay_from_options
 from adjudicator.games.revolution1848.state import Game, to_json
+from adjudicator.games.revolution1848.parse import parse_line
 from tests.revolution1848.helpers import COMPLETE, act, complete_data, judged, position, without
 
 
@@ -284,6 +285,10 @@ def test_a14_national_assembly_round_action_by_action(data: CardData) -> None:
     assert set(line["A"][0]) in ({"LLIB", "DEM", "REP"}, {"LLIB", "DEM", "REA"})
     # "Je nachdem, für welches Bündnis sich A entscheidet, wird für Ablehnen ... oder Anerkennen votiert."
     assert result.decisions == ("red", "blue")
+    # The round is over: B, with the Liberals' choice, declares his Liberals (the text: Right Liberals).
+    assert (game.step, game.actors, game.phase) == ("faction", ("B",), "R10A14-F")
+    game, notes = advance(game, data, {"B": [parse_line("FRAKTION RECHTE")]})
+    assert notes[0] == {"kind": "faction", "player": "B", "faction": "RLIB", "default": False}
     assert {"kind": "won", "player": "A", "card": "A14"} in notes
     assert (game.step, game.actors, game.decisions) == ("vote", ("A",), ("red", "blue"))
 

@@ -37,18 +37,29 @@ def a14_reports() -> list[Any]:
 
 def test_the_last_action_of_the_a14_example_is_reported_step_by_step() -> None:
     last = a14_reports()[-1]
-    assert (last.phase, last.next_phase) == ("R10A14-6", "R10A14-V")
-    text = rendered(last.report, last.phase, "R10A14-V", "de")
+    assert (last.phase, last.next_phase) == ("R10A14-6", "R10A14-F")
+    text = rendered(last.report, last.phase, "R10A14-F", "de")
     plays = text.split("Gespielt (aufgedeckt):\n")[1].split("\n\n")[0]
-    assert plays == "  Spieler A: PLAY Z19 ON PE20\n  Spieler B: PLAY PE06"
+    assert plays.splitlines() == [
+        "  Spieler A: PLAY Z19 ON PE20",
+        "      Z19 Arbeiteraufstand in Paris – Angriff (Aufstand): macht einen Liberalen zum Reaktionär",
+        "  Spieler B: PLAY PE06",
+        "      PE06 Ludwig und Elise Blenker – Republikaner, Wert 2; Heerführer (Revolution), Stärke 3"]
     assert "PE20 Friedrich Christoph Dahlmann wechselt von den Liberalen zu den Reaktionären." in text
-    assert "    PE20 Friedrich Christoph Dahlmann (Reaktionäre, Wert 3)" in text.split("Spieler B:\n")[-1]
+    assert "    PE20 Friedrich Christoph Dahlmann – Reaktionär, Wert 3" in text.split("Spieler B:\n")[-1]
+    assert "Ersatzwerte, nicht die Originalkarten" in text.split("Gespielt")[0]
     evaluation = text.split("Auswertung:\n")[1].split("\n\n")[0].splitlines()
     assert evaluation[0] == "  1. Bei den Liberalen erzielt Spieler B den höheren Wert (5 zu 7)."
     assert evaluation[1] == "  2. Bei den Demokraten erzielt Spieler A den höheren Wert (7 zu 3)."
     assert "Spieler B bestimmt zuerst, ob seine Liberalen Rechte oder Linke Liberale sind." in text
     assert "Rechte Liberale 170 (Spieler B), Linke Liberale 115 (Spieler A)" in text
     assert evaluation[-1].endswith("Spieler A ist im Vorteil. Entscheidung: rot (Ablehnen) oder blau (Anerkennen).")
+    assert "Als nächstes (R10A14-F): Wahl der liberalen Fraktion – Spieler B." in text
+    # B declares his Liberals; the round is then A's.
+    state = last.state
+    chosen = MODULE.resolve(state, {"B": ["FACTION RIGHT"]})
+    text = rendered(chosen.report, chosen.phase, "R10A14-V", "de")
+    assert "Spieler B nimmt in der Nationalversammlung die Rechten Liberalen." in text
     assert "Spieler A gewinnt die Ablaufkarte A14 Parlamentsentscheid über den Antrag Ruge." in text
     assert "Als nächstes (R10A14-V): Entscheidung des Gewinners – Spieler A." in text
     assert "Ohne Befehle (NMR): Spieler B" in text
@@ -62,4 +73,5 @@ def test_the_english_and_html_reports_carry_the_same() -> None:
     assert "Player B is ahead." in text
     html = rendered(first.report, first.phase, "R10A14-2", "en", "html")
     assert "<li>Liberals: Player A has the higher value (15 to 7).</li>" in html
-    assert "<td>PE22 Gabriel Riesser (test number)</td><td>Liberals</td><td>5</td>" in html
+    assert "<td>PE22 Gabriel Riesser (test number)</td><td>Liberals</td><td>5</td><td>Liberal, value 5</td>" in html
+    assert "Stand-in values, not the original cards" in html

@@ -581,3 +581,34 @@ def test_the_private_view_shows_only_ones_own_cards(data: CardData) -> None:
     state = {**state, "game": to_json(game), "phase": game.phase}
     after = MODULE.resolve(state, {"A": ["FORECAST D"], "B": ["FORECAST B"]}).state
     assert MODULE.private_view(after, "A")["forecast"] == "D" and MODULE.private_view(after, "B")["forecast"] == "B"
+
+
+def test_ruling_39_z02_strengthens_the_republicans_too(data: CardData) -> None:
+    # The A06 example: A's Republicans are Schurz 5 + Z10's 5 = 10; B's Herwegh with Z02 must be above
+    # that although person cards are worth 1-8.
+    assert "boost REP unknown once" in base_data()["extra"]["Z02"]["effects"]
+    assert [(b.party, b.amount) for b in data.extras["Z02"].boosts] == [("DEM", 7), ("REP", 7)]
+    assert 1 <= data.persons["PE04"].value <= 8 and data.persons["PE04"].value + 7 > 10
+
+
+def test_ruling_40_a_faction_not_chosen_is_the_one_best_for_the_chooser(data: CardData) -> None:
+    from tests.test_revolution1848_examples import A14_PLAYS, a14_start
+    game = a14_start(data)
+    for a, b in A14_PLAYS:
+        game, _ = act(game, data, a, b)
+    assert game.step == "faction" and game.actors == ("B",)
+    state = {**MODULE.start(dict(COMPLETE), 1), "game": to_json(game), "phase": game.phase}
+    assert MODULE.legal_orders(state, "B") == ["FACTION RIGHT", "FACTION LEFT"]
+    check = MODULE.check_orders(state, "B", [(1, "FACTION BOTH"), (2, "FACTION LEFT")])
+    assert [p.message for p in check.problems] == ["BOTH is not open to you: choose RIGHT or LEFT"]
+    assert MODULE.check_orders(state, "A", [(1, "FACTION RIGHT")]).problems[0].message.startswith(
+        "you have nothing to do")
+    after, notes = advance(game, data, {})
+    assert notes[0] == {"kind": "faction", "player": "B", "faction": "RLIB", "default": True}
+    assert {"kind": "won", "player": "A", "card": "A14"} in notes and after.step == "vote"
+
+
+def test_ruling_41_the_party_abbreviations_of_the_basic_game() -> None:
+    for written, party in (("DL", "DEM"), ("RR", "REA"), ("D", "DEM"), ("L", "LIB"), ("Reak", "REA")):
+        order = parse_line(f"SPIELE PE25 ALS {written}")
+        assert isinstance(order, Play) and order.party == party, written

@@ -30,7 +30,9 @@ from adjudicator.service.intake import Incoming, read_pipe
 from adjudicator.service.runner import Judge
 from adjudicator.service.store import Store
 from adjudicator.service.turns import GameError, create_game, start_game
-from tests.revolution1848.helpers import COMPLETE
+from adjudicator.games.revolution1848 import describe
+from adjudicator.games.revolution1848.state import from_json, to_json
+from tests.revolution1848.helpers import COMPLETE, complete_data
 from tests.test_service_commands import ListTransport
 
 JUDGE = "judge@pbem.test"
@@ -210,7 +212,10 @@ def test_each_player_sees_his_own_hand_and_only_his_own(table: Table) -> None:
     a_cards, b_cards = table.hand("revh", "A"), table.hand("revh", "B")
     assert set(a_cards).isdisjoint(b_cards)
     start_a = only(starts, "start", ADDRESS["A"]).text
-    assert "Your hand: " in start_a and all(card in start_a for card in a_cards)
+    assert "Your hand:" in start_a and all(card in start_a for card in a_cards)
+    data = complete_data()
+    for card in a_cards:  # each card with party, value, effect, army strength in words
+        assert f"    {describe.line(data, card)['en']}" in start_a.splitlines()
     assert not any(card in start_a for card in b_cards)
 
     mails = table.play("revh", "A", table.person("revh", "A", 0))
@@ -222,7 +227,7 @@ def test_each_player_sees_his_own_hand_and_only_his_own(table: Table) -> None:
     played = table.play("revh", "B", table.person("revh", "B", 0))
     to_b = only(played, "report", ADDRESS["B"]).text
     hand_b = to_b.split("Only for you (revh):")[1]
-    assert all(card in hand_b for card in table.hand("revh", "B")) and "Your hand: " in hand_b
+    assert all(card in hand_b for card in table.hand("revh", "B")) and "Your hand:" in hand_b
     assert not any(card in hand_b for card in table.hand("revh", "A"))
     assert "Only for you" not in only(played, "report", GM).text
 
@@ -250,3 +255,15 @@ def test_a_complete_game_is_played_by_mail_between_two_players(table: Table) -> 
     record = table.store.game("revfull")
     assert record is not None and record.status == "finished" and record.outcome
     assert reports == len(table.store.phases("revfull")) > 20
+
+
+def test_list_counts_points_and_the_open_plays_are_not_repeated(table: Table) -> None:
+    seated(table, "revl")
+    listing = only(table.send("someone@players.test", "LIST revl"), "acknowledgement", "someone@players.test").text
+    assert "  Player A: taken, 0 points (flow cards won)" in listing and "supply centres" not in listing
+    record = table.store.game("revl")
+    assert record is not None
+    game = from_json(record.state["game"])
+    keep = {**record.state, "game": to_json(dataclasses.replace(game, step="keep", tag="K", flow="A02"))}
+    assert Revolution1848().legal_orders(keep, "A") == ["KEEP NOTHING"]  # with nothing on the table: once
+    assert "Open to you now: KEEP NOTHING" in Revolution1848().private_lines(keep, "A", "en")

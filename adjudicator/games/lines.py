@@ -9,6 +9,7 @@ an English message; a game may word the kind in the player's language.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -31,8 +32,18 @@ def _word_at(text: str, column: int) -> str:
     return rest.split()[0] if rest.split() else rest
 
 
-def parse_tree(parser: Lark, text: str) -> Tree[Any]:
-    """The tree of ``text`` (``ParseError`` when the grammar cannot read it)."""
+def _expected(error: UnexpectedToken, names: Mapping[str, str] | None, first_word: bool) -> str:
+    """``; expected X or Y`` for the terminals ``names`` describes (nothing at the line's first word)."""
+    if not names or first_word:
+        return ""
+    wanted = sorted({names[name] for name in error.expected if name in names and name != "$END"})
+    return f"; expected {' or '.join(wanted)}" if wanted else ""
+
+
+def parse_tree(parser: Lark, text: str, expected: Mapping[str, str] | None = None) -> Tree[Any]:
+    """The tree of ``text`` (``ParseError`` when the grammar cannot read it).
+    With ``expected`` (terminal name -> words) an unexpected or missing
+    word's message also says what was expected there."""
     try:
         tree = parser.parse(text)
     except UnexpectedEOF:
@@ -42,9 +53,12 @@ def parse_tree(parser: Lark, text: str) -> Tree[Any]:
         raise ParseError(error.column, f"cannot read {word!r} here", "unreadable", word) from None
     except UnexpectedToken as error:
         if error.token.type == "$END":
-            raise ParseError(len(text) + 1, "the order is incomplete", "incomplete") from None
+            raise ParseError(len(text.rstrip()) + 1, "the order is incomplete" + _expected(error, expected, False),
+                             "incomplete") from None
         word = str(error.token)
-        raise ParseError(error.column, f"did not expect {word!r} here", "unexpected", word) from None
+        first_word = (error.token.start_pos or 0) <= len(text) - len(text.lstrip())
+        raise ParseError(error.column, f"did not expect {word!r} here" + _expected(error, expected, first_word),
+                         "unexpected", word) from None
     except UnexpectedInput as error:  # pragma: no cover - every kind is handled above
         raise ParseError(getattr(error, "column", 1), "cannot read the order") from None
     if isinstance(tree, Token):  # pragma: no cover - a grammar's start rule always yields a tree

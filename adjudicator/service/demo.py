@@ -66,6 +66,23 @@ class TurnScript:
         return bool(phases) and phases[-1].startswith(self.until)
 
 
+@dataclass(frozen=True)
+class BotScript:
+    """A game played to its end by bots: whenever players must act, each
+    mails one order the rules offer him now, chosen at random from the
+    seed ``bots`` and the phase (a card game, whose plays depend on the
+    cards dealt)."""
+
+    variant: str
+    game: str
+    options: dict[str, str]
+    bots: int
+
+    def finished(self, phases: list[str]) -> bool:
+        """True when the game was played to its end."""
+        return bool(phases) and phases[-1] == "finished"
+
+
 # 30JK, 1618 to the first builds: a river double move, a transform, a
 # religious-warfare disbandment, a supported attack on Trier with its
 # retreat, builds and a removal by civil disorder.
@@ -208,8 +225,11 @@ KREML = Script("kreml4", "demokreml", "1954-end", {
     "1954-7-022": [("A", ['REHABILITIEREN Arkadi Akteninow'])],
 }, {"data": "standin"}, ready=False)
 
-SCRIPTS: dict[str, Script | TurnScript] = {
-    script.variant: script for script in (THIRTY_YEARS, STANDARD, PFALZ, LIBERTE, KREML)}
+# 1848 – Die Revolution with the stand-in card set, played to its end by two bots.
+REVOLUTION = BotScript("1848", "demo1848", {"data": "standin"}, 3)
+
+SCRIPTS: dict[str, Script | TurnScript | BotScript] = {
+    script.variant: script for script in (THIRTY_YEARS, STANDARD, PFALZ, LIBERTE, KREML, REVOLUTION)}
 
 
 def _address(power: str) -> str:
@@ -258,11 +278,53 @@ async def _serve(config: Config, variant: str, game: str, options: dict[str, obj
         store.close()
 
 
-async def play(config: Config, script: Script | TurnScript = THIRTY_YEARS, deadline_seconds: int = 4) -> list[str]:
+def _bot_mails(script: BotScript, state: dict[str, Any], phase: str) -> list[tuple[str, list[str]]]:
+    """The bots' mails for ``phase``: each player who acts mails one order
+    the rules offer him, chosen from the script's seed and the phase."""
+    module = game_module(script.variant)
+    mails = []
+    for power in module.must_act(state):
+        orders = list(getattr(module, "legal_orders")(state, power))
+        if orders:
+            mails.append((power, [random.Random(f"{script.bots}:{phase}:{power}").choice(orders)]))
+    return mails
+
+
+async def play_bots(config: Config, script: BotScript, deadline_seconds: int = 4) -> list[str]:
+    """Play ``script`` to the end of the game; returns the phases it went
+    through, ``finished`` last once the game is over and its mails sent."""
+    options: dict[str, object] = {f"deadline.{kind}": deadline_seconds
+                                  for kind in ("movement", "retreat", "adjustment", "action", "play")}
+    options.update(script.options)
+    seen: list[str] = []
+
+    def step(store: Store) -> bool:
+        game = store.game(script.game)
+        if game is None or game.status == "forming":
+            return False
+        if game.status == "finished":
+            if store.unsent_mail():
+                return False
+            seen.append("finished")
+            return True
+        if game.phase not in seen:
+            seen.append(game.phase)
+            for power, body in _bot_mails(script, game.state, game.phase):
+                _post(config.mailbox.path, _mail(script.game, power, body))
+        return False
+
+    await _serve(config, script.variant, script.game, options, True, 900, step)
+    return seen
+
+
+async def play(config: Config, script: Script | TurnScript | BotScript = THIRTY_YEARS,
+               deadline_seconds: int = 4) -> list[str]:
     """Play ``script`` with ``config`` (Maildir in and out); returns the
     phases the game went through."""
     if isinstance(script, TurnScript):
         return await play_turns(config, script, deadline_seconds)
+    if isinstance(script, BotScript):
+        return await play_bots(config, script, deadline_seconds)
     options: dict[str, object] = {f"deadline.{kind}": deadline_seconds
                                   for kind in ("movement", "retreat", "adjustment", "action")}
     options.update(script.options)

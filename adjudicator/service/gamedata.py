@@ -79,10 +79,13 @@ def uses_standin(options: Mapping[str, Any]) -> bool:
 
 def missing(module: GameModule, options: Mapping[str, Any]) -> tuple[DataFile, ...]:
     """The required data files that ``options`` neither carry (``data.<name>``)
-    nor replace by a stand-in set (``data=standin``)."""
-    standin = uses_standin(options)
+    nor replace by a stand-in set (``data=standin`` for all, ``<name>=standin``
+    for one)."""
+    def standin(name: str) -> bool:
+        return uses_standin(options) or str(options.get(name, "")).casefold() == STANDIN
+
     return tuple(f for f in files_of(module) if f.required and data_option(f.name) not in options
-                 and not (standin and f.standin is not None))
+                 and not (standin(f.name) and f.standin is not None))
 
 
 def start_or_wait(module: GameModule, options: Mapping[str, Any], seed: int) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from adjudicator.service.logwording import detail_text, log_line
 from adjudicator.service.notes import note_text
 from adjudicator.service.notify import queue, queue_notice, reply_subject
 from adjudicator.service.press import read_request, send_press
-from adjudicator.service.render import Texts, render
+from adjudicator.service.render import Texts, catalogue, render
 from adjudicator.service.store import Connection, GameRecord, InboundMail, PlayerRecord, Store, Submission
 from adjudicator.service.turns import ACTIVE, FINISHED, FORMING, end_by_agreement, start_game
 
@@ -1046,8 +1046,9 @@ class _Session:
                                        deadline=texts.when(game.deadline) if game.deadline else "-"))
             if value.game is not None:
                 standings = {} if awaiting(game.state) else module.standings(game.state)
+                seat_key = f"list_seat_{game.variant}" if f"list_seat_{game.variant}" in catalogue() else "list_seat"
                 for seat in seats:
-                    section.lines.append(texts("list_seat", power=module.power_name(seat.power, game.language),
+                    section.lines.append(texts(seat_key, power=module.power_name(seat.power, game.language),
                                                status=texts(f"seat_{seat.status}"),
                                                score=standings.get(seat.power, 0)))
                 if game.outcome:

@@ -304,7 +304,8 @@ CARDS_OPTION = "data.cards"
 
 def uses_standin(options: Mapping[str, Any]) -> bool:
     """True when ``options`` play with the stand-in card set (and no card file of the GM's)."""
-    return CARDS_OPTION not in options and str(options.get("data", "")).casefold() == "standin"
+    return CARDS_OPTION not in options and "standin" in (str(options.get("data", "")).casefold(),
+                                                         str(options.get("cards", "")).casefold())
 
 
 def overlay_from_options(options: Mapping[str, Any]) -> dict[str, Any]:

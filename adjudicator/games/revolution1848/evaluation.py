@@ -163,9 +163,11 @@ def standings(data: CardData, tables: Tables) -> tuple[Standing, ...]:
 # --- The modes -----------------------------------------------------------------------------
 
 
-def evaluate(data: CardData, flow: Flow, tables: Tables, radical: bool) -> Evaluation:
+def evaluate(data: CardData, flow: Flow, tables: Tables, radical: bool, faction: str = "") -> Evaluation:
     """Evaluate ``tables`` for the round about ``flow`` (see the module
-    docstring); ``radical`` is true after a successful A09."""
+    docstring); ``radical`` is true after a successful A09; ``faction`` is
+    the Liberal faction chosen in the National Assembly (``RLIB``,
+    ``LLIB``, ``BOTH``; "": not yet chosen, every choice is weighed)."""
     steps = standings(data, tables)
     if flow.mode == "stich":
         return _stich(steps)
@@ -174,7 +176,8 @@ def evaluate(data: CardData, flow: Flow, tables: Tables, radical: bool) -> Evalu
     if flow.mode == "vorparlament":
         return _preparliament(steps, flow, data.flows[PARLIAMENT_OF["vorparlament"]], radical)
     if flow.mode == "nationalversammlung":
-        return _assembly(data, steps, tables, flow, data.flows[PARLIAMENT_OF["nationalversammlung"]], radical)
+        return _assembly(data, steps, tables, flow, data.flows[PARLIAMENT_OF["nationalversammlung"]], radical,
+                         faction)
     if flow.mode == "gesamtwert":
         totals = {player: sum(v for s in steps if (v := s.values[player]) is not None) for player in PLAYERS}
         leader = controller(dict(totals))
@@ -262,12 +265,21 @@ class _Choice:
     first: str | None
 
 
+def faction_of(way: Mapping[str, str], chooser: str) -> str:
+    """The word of a way to hold the factions for its chooser: ``RLIB``,
+    ``LLIB`` or ``BOTH``."""
+    held = [p for p in ("RLIB", "LLIB") if way.get(p) == chooser]
+    return "BOTH" if len(held) == 2 else held[0] if held else ""
+
+
 def _assembly(data: CardData, steps: tuple[Standing, ...], tables: Tables, flow: Flow, parliament: Flow,
-              radical: bool) -> Evaluation:
+              radical: bool, faction: str = "") -> Evaluation:
     seats = parliament.parliament
     fixed_control = {s.party: s.controller for s in steps
                      if s.party != "LIB" and s.party in seats and s.controller is not None}
     chooser, ways = liberal_factions(data, tables)
+    if faction and chooser is not None:
+        ways = [w for w in ways if faction_of(w, chooser) == faction] or ways
     choices = [_Choice(way, chooser) for way in ways]
     firsts = [chooser] if chooser else list(PLAYERS)
     results = [_solve(first, [c for c in choices], fixed_control, seats, flow, radical) for first in firsts]

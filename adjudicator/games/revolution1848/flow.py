@@ -29,9 +29,9 @@ from adjudicator.games import randomness
 from adjudicator.games.randomness import RandomEvent
 from adjudicator.games.revolution1848 import actions, military
 from adjudicator.games.revolution1848.cards import CardData, condition_holds
-from adjudicator.games.revolution1848.evaluation import Evaluation, evaluate
+from adjudicator.games.revolution1848.evaluation import Evaluation, evaluate, faction_of, liberal_factions
 from adjudicator.games.revolution1848.orders import (
-    MILITARY_ORDERS, Decide, Discard, Forecast, Keep, Lose, Military, NoAction, Order, Pass, Play, Stand, Withdraw,
+    MILITARY_ORDERS, Decide, Discard, Faction, Forecast, Keep, Lose, Military, NoAction, Order, Pass, Play, Stand, Withdraw,
 )
 from adjudicator.games.revolution1848.state import PLAYERS, Game, Side, other
 
@@ -62,9 +62,34 @@ def new_game(data: CardData, seed: int) -> tuple[Game, list[Note]]:
 
 
 def table_evaluation(game: Game, data: CardData) -> Evaluation:
-    """The evaluation of the current table for the current flow card."""
+    """The evaluation of the current table for the current flow card (with
+    the Liberal faction as chosen, when it was)."""
     tables = {p: game.side(p).table for p in PLAYERS}
-    return evaluate(data, data.flows[game.flow], tables, game.radical)
+    return evaluate(data, data.flows[game.flow], tables, game.radical, game.faction)
+
+
+def faction_choices(game: Game, data: CardData) -> tuple[str | None, tuple[str, ...]]:
+    """Who chooses the Liberal faction at the end of a National Assembly
+    round and the factions open to him (``RLIB``, ``LLIB``, ``BOTH``);
+    (None, ()) when nobody has a choice."""
+    if data.flows[game.flow].mode != "nationalversammlung":
+        return None, ()
+    chooser, ways = liberal_factions(data, {p: game.side(p).table for p in PLAYERS})
+    if chooser is None or len(ways) < 2:
+        return None, ()
+    return chooser, tuple(dict.fromkeys(faction_of(w, chooser) for w in ways))
+
+
+def default_faction(game: Game, data: CardData) -> str:
+    """The faction taken without an order: the one the evaluation found
+    best for the chooser, as the reports of the round showed it (ruling
+    1848-40)."""
+    chooser, open_factions = faction_choices(game, data)
+    if chooser is None:
+        return ""
+    result = table_evaluation(replace(game, faction=""), data)
+    best = faction_of(result.lines[0].factions, chooser) if result.lines else ""
+    return best if best in open_factions else open_factions[0]
 
 
 # --- Drawing -------------------------------------------------------------------------------
@@ -108,7 +133,7 @@ def enter(game: Game, data: CardData, flow: str) -> tuple[Game, list[Note]]:
     until a step needs the players (or the game is over)."""
     notes: list[Note] = []
     while True:
-        game = replace(game, flow=flow, round=game.round + 1, winner="", decisions=(), military_queue=())
+        game = replace(game, flow=flow, round=game.round + 1, winner="", decisions=(), military_queue=(), faction="")
         card = data.flows[flow]
         notes.append({"kind": "flow", "card": flow})
         if card.played_for:
@@ -217,10 +242,13 @@ def play(game: Game, data: CardData, plays: Mapping[str, Play | Pass]) -> tuple[
 def end_round(game: Game, data: CardData) -> tuple[Game, list[Note]]:
     """Phase 5: the evaluation decides who wins the card; a stalemate
     starts the round again from phase 2."""
+    chooser, open_factions = faction_choices(game, data)
+    if chooser is not None and game.faction not in open_factions:
+        return replace(game, step="faction", tag="F", actors=(chooser,)), []
     result = table_evaluation(game, data)
     if result.leader is None:
         notes: list[Note] = [{"kind": "stalemate", "card": game.flow}]
-        game = replace(game, round=game.round + 1, step="keep", tag="K", actors=PLAYERS)
+        game = replace(game, round=game.round + 1, step="keep", tag="K", actors=PLAYERS, faction="")
         return game, notes
     winner = result.leader
     side = game.side(winner)
@@ -393,6 +421,15 @@ def advance(game: Game, data: CardData, orders: Mapping[str, Sequence[Order]]) -
             if usable:
                 plays[player] = usable[-1]
         return play(game, data, plays)
+    if game.step == "faction":
+        chosen = [o.faction for o in mine.get(game.actors[0], []) if isinstance(o, Faction)]
+        _, open_factions = faction_choices(game, data)
+        faction = chosen[-1] if chosen and chosen[-1] in open_factions else default_faction(game, data)
+        game = replace(game, faction=faction)
+        notes: list[Note] = [{"kind": "faction", "player": game.actors[0], "faction": faction,
+                              "default": not chosen}]
+        game, more = end_round(game, data)
+        return game, notes + more
     if game.step == "vote":
         votes = [o.colour for o in mine.get(game.winner, []) if isinstance(o, Decide) and o.colour in game.decisions]
         return decide(game, data, votes[-1] if votes else game.decisions[0])

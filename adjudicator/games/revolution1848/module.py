@@ -27,12 +27,14 @@ from adjudicator.games.base import (
 )
 from adjudicator.games.revolution1848 import cardfile
 from adjudicator.games.randomness import REPORT_KEY
-from adjudicator.games.revolution1848 import actions, military
+from adjudicator.games.revolution1848 import actions, describe, military
 from adjudicator.games.revolution1848.cards import CardData, CardDataError, card_data_from_overlay
-from adjudicator.games.revolution1848.cards import overlay_from_options, standin_text
-from adjudicator.games.revolution1848.flow import advance, default_keep, final_forecast, new_game
+from adjudicator.games.revolution1848.cards import overlay_from_options, standin_text, uses_standin
+from adjudicator.games.revolution1848.flow import (
+    advance, default_faction, default_keep, faction_choices, final_forecast, new_game,
+)
 from adjudicator.games.revolution1848.orders import (
-    MILITARY_ORDERS, STEP_ORDERS, Attack, Decide, Discard, Forecast, General, Keep, Lose, Order, Pass, PlaceArmy,
+    MILITARY_ORDERS, STEP_ORDERS, Attack, Decide, Discard, Faction, Forecast, General, Keep, Lose, Order, Pass, PlaceArmy,
     Play, Stand, Swear, Withdraw,
 )
 from adjudicator.games.revolution1848.parse import HINT, ParseError, card_id, parse_line
@@ -144,6 +146,14 @@ class Revolution1848(SimultaneousPhases):
         after, notes = advance(game, data, parsed)
         revealed = {p: [str(o) for o in os if not isinstance(o, (Forecast, Discard))] for p, os in parsed.items()}
         report = build(data, game, after, revealed, notes)
+        if uses_standin(state.get("options", {})):
+            report["standin"] = STANDIN_NOTE
+        if game.step == "forecast":  # ruling 25: that a forecast was given is public, its letter is not
+            for entry in report["orders"]:
+                given = any(isinstance(o, Forecast) for o in parsed.get(entry["player"], []))
+                entry["note"] = ({"de": "Prognose abgegeben (verdeckt bis zum Spielende)",
+                                  "en": "forecast given (sealed until the end)"} if given else
+                                 {"de": "keine Prognose (E gilt)", "en": "no forecast (E counts)"})
         next_state = {**state, "phase": after.phase, "game": to_json(after)}
         if after.step != "over":  # a reshuffled deck stays secret: the event is shown sealed
             report[REPORT_KEY] = [_sealed(e) for e in after.random_log[len(game.random_log):]]
@@ -180,6 +190,8 @@ class Revolution1848(SimultaneousPhases):
             return [str(o) for o in military.legal_actions(game, data, power)] + ["NONE"]
         if game.step == "vote":
             return [f"DECIDE {c.upper()}" for c in game.decisions]
+        if game.step == "faction":
+            return [str(Faction(f)) for f in faction_choices(game, data)[1]]
         if game.step == "loss":
             army = game.army(game.loss_army)
             return [f"LOSE {c}" for c in military.losable(data, army)] if army else []
@@ -188,7 +200,7 @@ class Revolution1848(SimultaneousPhases):
         if game.step == "withdraw":
             return ["WITHDRAW", "STAND"]
         if game.step == "keep":
-            return [str(default_keep(game, data, power)), "KEEP NOTHING"]
+            return list(dict.fromkeys([str(default_keep(game, data, power)), "KEEP NOTHING"]))
         return []
 
     def picture(self, state: JSON, report: JSON | None, *, game_name: str, language: str,
@@ -204,13 +216,16 @@ class Revolution1848(SimultaneousPhases):
         """``private_view`` as text lines in ``language`` (de/en): the hand,
         the sealed forecast and the plays open now."""
         view = self.private_view(state, power)
+        data = _data(state)
         german = language == "de"
-        hand = ", ".join(f"{c['card']} ({c['name']})" if c["name"] else c["card"] for c in view["hand"])
-        lines = [("Deine Hand: " if german else "Your hand: ") + (hand or "-")]
+        lines = [("Deine Hand:" if german else "Your hand:") + ("" if view["hand"] else " -")]
+        lines += ["  " + describe.line(data, c["card"])[language] for c in view["hand"]]
         if view["forecast"]:
             lines.append(("Deine Prognose: " if german else "Your forecast: ") + str(view["forecast"]))
         if view["orders"]:
             lines.append(("Jetzt möglich: " if german else "Open to you now: ") + ", ".join(view["orders"]))
+        if uses_standin(state.get("options", {})):
+            lines.append(STANDIN_NOTE[language])
         return tuple(lines)
 
     def private_view(self, state: JSON, power: str) -> JSON:
@@ -227,6 +242,12 @@ class Revolution1848(SimultaneousPhases):
             "orders": self.legal_orders(state, power),
         }
 
+
+STANDIN_NOTE = {
+    "de": "Ersatzwerte, nicht die Originalkarten: dieses Spiel verwendet den Ersatzkartensatz (cards/1848-standin.toml).",
+    "en": "Stand-in values, not the original cards: this game uses the stand-in card set (cards/1848-standin.toml).",
+}
+"""The mark of every report and private view of a game with the stand-in set."""
 
 CARDS = DataFile(
     "cards", cardfile.template, cardfile.check, required=True, standin=standin_text,
@@ -275,6 +296,12 @@ def _check(game: Game, data: CardData, player: str, order: Order) -> tuple[Order
         if colour not in game.decisions:
             return None, f"{colour} is not open to you: you may decide {' or '.join(game.decisions)}"
         return Decide(colour), None
+    if isinstance(order, Faction):
+        open_factions = faction_choices(game, data)[1]
+        if order.faction not in open_factions:
+            words = " or ".join(str(Faction(f)).removeprefix("FACTION ") for f in open_factions)
+            return None, f"{str(order).removeprefix('FACTION ')} is not open to you: choose {words}"
+        return order, None
     if isinstance(order, Forecast):
         if order.letter not in data.rules.forecasts:
             return None, f"no forecast {order.letter}: choose {', '.join(data.rules.forecasts)}"
@@ -353,7 +380,7 @@ def _column(text: str, message: str) -> int:
 
 def _hint(game: Game) -> str:
     kinds = {"keep": "KEEP <cards> | KEEP NOTHING | DISCARD <cards>", "play": "PLAY <card> [ON <card>] [AS <party>] | PASS",
-             "vote": "DECIDE RED | DECIDE BLUE", "military": "ARMY | GENERAL | REMOVE | ATTACK | SWEAR | NONE",
+             "vote": "DECIDE RED | DECIDE BLUE", "faction": "FACTION RIGHT | FACTION LEFT | FACTION BOTH", "military": "ARMY | GENERAL | REMOVE | ATTACK | SWEAR | NONE",
              "loss": "LOSE <card>", "forecast": "FORECAST <letter>", "withdraw": "WITHDRAW | STAND"}
     return kinds.get(game.step, "")
 
@@ -362,6 +389,8 @@ def _default_text(game: Game, data: CardData, power: str) -> str:
     """What happens without an order from ``power`` in this step."""
     if game.step == "keep":
         return f"{game.phase}: {default_keep(game, data, power)}"
+    if game.step == "faction":
+        return f"{game.phase}: {Faction(default_faction(game, data))} (ruling 40)"
     defaults = {"play": "PASS", "vote": f"DECIDE {game.decisions[0].upper()}" if game.decisions else "",
                 "military": "NONE", "loss": "LOSE (the weakest card)", "forecast": "FORECAST E",
                 "withdraw": "STAND"}

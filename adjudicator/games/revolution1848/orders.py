@@ -68,6 +68,21 @@ class Decide:
         return f"DECIDE {self.colour.upper()}"
 
 
+FACTION_WORDS = {"RLIB": "RIGHT", "LLIB": "LEFT", "BOTH": "BOTH"}
+
+
+@dataclass(frozen=True)
+class Faction:
+    """``FACTION RIGHT|LEFT|BOTH``: the Liberal faction the player with the
+    Liberals' choice takes in the National Assembly (``RLIB``, ``LLIB`` or
+    ``BOTH``)."""
+
+    faction: str
+
+    def __str__(self) -> str:
+        return f"FACTION {FACTION_WORDS[self.faction]}"
+
+
 @dataclass(frozen=True)
 class Forecast:
     """``FORECAST <letter>``: the sealed forecast under A05."""
@@ -175,6 +190,7 @@ STEP_ORDERS: dict[str, tuple[type, ...]] = {
     "keep": (Keep, Discard),
     "play": (Play, Pass),
     "vote": (Decide,),
+    "faction": (Faction,),
     "military": (PlaceArmy, General, Remove, Attack, Swear, NoAction),
     "loss": (Lose,),
     "forecast": (Forecast,),

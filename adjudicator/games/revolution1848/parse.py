@@ -12,9 +12,10 @@ import re
 from functools import cache
 
 from lark import Lark, Token, Transformer
+from lark.exceptions import VisitError
 
 from adjudicator.games.revolution1848.orders import (
-    Attack, Decide, Discard, Forecast, General, Keep, Lose, NoAction, Order, Pass, PlaceArmy, Play, Remove, Stand,
+    Attack, Decide, Discard, Faction, Forecast, General, Keep, Lose, NoAction, Order, Pass, PlaceArmy, Play, Remove, Stand,
     Swear, Withdraw,
 )
 from adjudicator.games.lines import ParseError, parse_tree
@@ -23,9 +24,9 @@ from adjudicator.resources import grammar_path
 __all__ = ["HINT", "ParseError", "card_id", "colour_of", "parse_line", "party_code"]
 
 HINT = ("orders: PLAY PE12 | PLAY Z19 ON PE24 | PLAY PE42 AS Democrat | PASS | KEEP PE12 Z03 | KEEP NOTHING | "
-        "DISCARD PE05 | DECIDE RED | FORECAST B | WITHDRAW | STAND | ARMY Z28 TO A04 | GENERAL PE34 TO Z28 | "
+        "DISCARD PE05 | DECIDE RED | FACTION RIGHT | FORECAST B | WITHDRAW | STAND | ARMY Z28 TO A04 | GENERAL PE34 TO Z28 | "
         "REMOVE PE34 | ATTACK Z28 ON Z13 | SWEAR Z28 | NONE | LOSE Z29 (German: SPIELE, AUF, ALS, PASSE, "
-        "BEHALTE, NICHTS, ABWERFEN, ENTSCHEIDUNG ROT/BLAU, PROGNOSE, ZURUECKNEHMEN, BEIBEHALTEN, ARMEE ... AN, "
+        "BEHALTE, NICHTS, ABWERFEN, ENTSCHEIDUNG ROT/BLAU, FRAKTION RECHTE/LINKE/BEIDE, PROGNOSE, ZURUECKNEHMEN, BEIBEHALTEN, ARMEE ... AN, "
         "HEERFUEHRER ... ZU, ENTFERNE, ANGRIFF ... AUF, VEREIDIGE, KEINE, VERLIERE)")
 
 
@@ -42,13 +43,48 @@ def card_id(text: str) -> str:
     return f"{match.group(1).upper()}{int(match.group(2)):02d}"
 
 
+_ABBREVIATIONS = {"l": "LIB", "d": "DEM", "dl": "DEM", "rr": "REA"}
+"""Short party names (ruling 41: DL, the democratic left; RR, the reactionary right)."""
+
+
 def party_code(text: str) -> str:
-    """``LIB``, ``DEM``, ``REP`` or ``REA`` for a party word in either language."""
+    """``LIB``, ``DEM``, ``REP`` or ``REA`` for a party word in either
+    language, or an abbreviation (``L``, ``D``, ``DL``, ``RR``, ``Reak``)."""
     word = text.lower()
-    for prefix, code in (("lib", "LIB"), ("dem", "DEM"), ("rep", "REP"), ("rea", "REA")):
+    if word in _ABBREVIATIONS:
+        return _ABBREVIATIONS[word]
+    for prefix, code in (("lib", "LIB"), ("dem", "DEM"), ("rep", "REP"), ("rea", "REA"), ("kon", "REA"),
+                         ("con", "REA")):
         if word.startswith(prefix):
             return code
     raise ValueError(f"not a party: {text!r}")
+
+
+_PARENTHESES = re.compile(r"\(([^()\n]*)\)")
+_PARTY_WORD = re.compile(r"(liberale[rn]?|liberals?|lib|demokrat(en)?|democrats?|dem|dl|republikaner[ns]?|"
+                         r"republicans?|rep|reaktion(ä|ae)r(e|en)?|reactionar(y|ies)|reakt?|rea|rr|"
+                         r"konservative[rn]?|conservatives?)", re.IGNORECASE)
+_TRAILING = re.compile(r"[.,;:!?]+\s*$")
+
+
+def tidy(text: str) -> str:
+    """What people write around an order turned into blanks, every column
+    kept: commas, ``:`` after a word, punctuation at the end, a name in
+    parentheses (a party word in parentheses stays, without them)."""
+    def parenthesis(match: re.Match[str]) -> str:
+        inner = match.group(1)
+        if _PARTY_WORD.fullmatch(inner.strip()):
+            return " " + inner + " "
+        return " " * len(match.group(0))
+
+    text = _PARENTHESES.sub(parenthesis, text)
+    text = _TRAILING.sub(lambda m: " " * len(m.group(0)), text)
+    return re.sub(r"[,:]", " ", text)
+
+
+_EXPECTED = {"CARD": "a card (PE12, Z03, A06)", "PARTY": "a party (Liberal, Democrat, Republican, Reactionary)",
+             "ON": "ON (AUF)", "AS": "AS (ALS)", "TO": "TO (AN, ZU)", "NONE": "NOTHING (NICHTS)",
+             "WORD": "a word", "$END": "the end of the line"}
 
 
 def colour_of(words: str) -> str:
@@ -73,6 +109,15 @@ class _Orders(Transformer[Token, Order]):
 
     def decide(self, items: list[Token]) -> Decide:
         return Decide(colour_of(" ".join(str(t) for t in items[1:])))
+
+    def faction(self, items: list[Token]) -> Faction:
+        words = " ".join(str(t) for t in items[1:]).casefold()
+        for code, starts in (("RLIB", ("recht", "right", "rlib")), ("LLIB", ("link", "left", "llib")),
+                             ("BOTH", ("beide", "both"))):
+            if words.startswith(starts):
+                return Faction(code)
+        column = (items[1].column or 1) if len(items) > 1 and isinstance(items[1], Token) else 1
+        raise ParseError(column, "expected RIGHT, LEFT or BOTH (German: RECHTE, LINKE, BEIDE)")
 
     def forecast(self, items: list[Token]) -> Forecast:
         return Forecast(str(items[1]).upper())
@@ -106,9 +151,15 @@ class _Orders(Transformer[Token, Order]):
 
 
 def parse_line(text: str) -> Order:
-    """The order written on one line (``ParseError`` when it is none)."""
-    tree = parse_tree(_parser(), text)
+    """The order written on one line (``ParseError`` when it is none,
+    naming what was expected there); see ``tidy`` for what is read as blank."""
+    tree = parse_tree(_parser(), tidy(text), _EXPECTED)
     if tree.data == "pass":
         return Pass()
-    return _Orders().transform(tree)
+    try:
+        return _Orders().transform(tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, ParseError):
+            raise error.orig_exc from None
+        raise
 

@@ -8,9 +8,10 @@ the end only).  Sentences come in both languages (``wording``).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from adjudicator.games.revolution1848 import military, wording
+from adjudicator.games.revolution1848 import describe, military, wording
 from adjudicator.games.revolution1848.cards import CardData
 from adjudicator.games.revolution1848.evaluation import evaluate
 from adjudicator.games.revolution1848.flow import final_forecast, score
@@ -21,6 +22,7 @@ JSON = dict[str, Any]
 STEP_NAMES = {
     "keep": ("Karten, die liegen bleiben (Phase 2)", "cards that stay (phase 2)"),
     "play": ("Aktion {tag}", "action {tag}"),
+    "faction": ("Wahl der liberalen Fraktion", "the choice of the Liberal faction"),
     "vote": ("Entscheidung des Gewinners", "the winner's decision"),
     "military": ("Militäraktion", "military action"),
     "loss": ("Verlust einer Armee", "an army's loss"),
@@ -49,7 +51,9 @@ def build(data: CardData, before: Game, after: Game, revealed: dict[str, list[st
         "flow_name": {"de": wording.card(data, before.flow), "en": f"{flow.id} {flow.name_en or flow.name}".strip()},
         "round": before.round,
         "next_phase": after.phase if after.step != "over" else None,
-        "orders": [{"player": p, "lines": revealed.get(p, [])} for p in before.actors],
+        "orders": [{"player": p, "lines": revealed.get(p, []), "cards": _played(data, after, revealed.get(p, [])),
+                    "note": None} for p in before.actors],
+        "standin": None,
         "events": [wording.note(data, n) for n in notes],
         "evaluation": [],
         "tables": [],
@@ -81,7 +85,20 @@ def build(data: CardData, before: Game, after: Game, revealed: dict[str, list[st
 def _entry(data: CardData, card: str, party: str) -> JSON:
     return {"card": card, "name": data.name_of(card) if data.name_of(card) != card else "",
             "party": wording.party(party) if party else None,
-            "value": data.value_of(card) if data.is_person(card) else None}
+            "value": data.value_of(card) if data.is_person(card) else None,
+            "line": describe.line(data, card, party or None)}
+
+
+_CARD = re.compile(r"\b(PE\d\d|Z\d\d)\b")
+
+
+def _played(data: CardData, after: Game, lines: list[str]) -> list[dict[str, str]]:
+    """The card played in each revealed line, described (a person with the
+    party it lies with; not the target of an attack, not kept cards)."""
+    parties = {placed.card: placed.party for p in PLAYERS for placed in after.side(p).table}
+    firsts = [_CARD.findall(text)[:1] for text in lines if not text.startswith(("KEEP", "DISCARD"))]
+    cards = dict.fromkeys(c for found in firsts for c in found if c in data.persons or c in data.extras)
+    return [describe.line(data, c, parties.get(c) or None) for c in cards]
 
 
 def next_step(game: Game) -> dict[str, str]:

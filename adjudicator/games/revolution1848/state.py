@@ -61,7 +61,7 @@ class Army:
 class Game:
     """The whole state of one game (see the module docstring).
 
-    ``step`` is ``keep``, ``play``, ``vote``, ``military``, ``loss``,
+    ``step`` is ``keep``, ``play``, ``faction``, ``vote``, ``military``, ``loss``,
     ``forecast``, ``withdraw`` or ``over``; ``actors`` are the players who
     act in it; ``tag`` names the step in the phase name."""
 
@@ -92,6 +92,9 @@ class Game:
     scores: Mapping[str, int] = field(default_factory=dict)
     random_log: tuple[Mapping[str, Any], ...] = ()
     """Every shuffle so far as a verifiable event (``RandomEvent.to_json()``)."""
+    faction: str = ""
+    """The Liberal faction chosen at the end of a National Assembly round
+    (``RLIB``, ``LLIB``, ``BOTH``; "" before the choice)."""
 
     @property
     def phase(self) -> str:
@@ -134,7 +137,7 @@ def to_json(game: Game) -> dict[str, Any]:
         "next_army": game.next_army, "radical": game.radical, "last_winner": game.last_winner,
         "winner": game.winner, "decisions": list(game.decisions), "pending_next": game.pending_next,
         "military_queue": list(game.military_queue), "loss_army": game.loss_army, "ended": game.ended,
-        "scores": dict(game.scores), "random_log": [dict(e) for e in game.random_log],
+        "scores": dict(game.scores), "random_log": [dict(e) for e in game.random_log], "faction": game.faction,
     }
 
 
@@ -164,5 +167,5 @@ def from_json(data: Mapping[str, Any]) -> Game:
         int(data["next_army"]), bool(data["radical"]), str(data["last_winner"]), str(data["winner"]),
         tuple(data["decisions"]), str(data["pending_next"]), tuple(data["military_queue"]), int(data["loss_army"]),
         str(data["ended"]), {str(k): int(v) for k, v in data["scores"].items()},
-        tuple(dict(e) for e in data.get("random_log", ())),
+        tuple(dict(e) for e in data.get("random_log", ())), str(data.get("faction", "")),
     )

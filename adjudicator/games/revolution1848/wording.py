@@ -91,6 +91,13 @@ def note(data: CardData, entry: dict[str, Any]) -> Text:
         if entry.get("default"):
             return both(f"{who_de} passt (kein Spielzug eingegangen).", f"{who_en} passes (no play received).")
         return both(f"{who_de} passt.", f"{who_en} passes.")
+    if kind == "faction":
+        chosen = {"RLIB": ("die Rechten Liberalen", "the Right Liberals"),
+                  "LLIB": ("die Linken Liberalen", "the Left Liberals"),
+                  "BOTH": ("beide liberalen Fraktionen", "both Liberal factions")}[entry["faction"]]
+        how_de, how_en = (" (keine Wahl eingegangen)", " (no choice received)") if entry.get("default") else ("", "")
+        return both(f"{who_de} nimmt in der Nationalversammlung {chosen[0]}{how_de}.",
+                    f"{who_en} takes {chosen[1]} in the National Assembly{how_en}.")
     if kind == "attack":
         return _attack(data, entry)
     if kind == "weakened":
