@@ -165,9 +165,11 @@ class DataFile:
     is, ``line N: <field>: <what is allowed>`` (``line N`` left out when
     no line can be named), every problem at once.  ``required`` says that
     a game cannot start without it unless the stand-in data set is chosen
-    (option ``data=standin``; every report then says so).  ``standin``
-    gives the text of that clearly marked stand-in set (None: the game has
-    none); ``title_en``/``title_de`` name the file for a GM ("the card
+    (option ``data=standin``, or ``<name>=standin`` for this file alone;
+    the module then uses its clearly marked stand-in set and every report
+    says so; a module without one refuses the option in ``start``).
+    ``standin`` gives the text of that stand-in set where it is a file of
+    this format (None: not offered as a text); ``title_en``/``title_de`` name the file for a GM ("the card
     file"); ``unknown`` lists what a text leaves open.  ``check`` and ``template`` are pure: no I/O beyond the game's
     own packaged data."""
 

@@ -85,7 +85,7 @@ def missing(module: GameModule, options: Mapping[str, Any]) -> tuple[DataFile, .
         return uses_standin(options) or str(options.get(name, "")).casefold() == STANDIN
 
     return tuple(f for f in files_of(module) if f.required and data_option(f.name) not in options
-                 and not (standin(f.name) and f.standin is not None))
+                 and not standin(f.name))
 
 
 def start_or_wait(module: GameModule, options: Mapping[str, Any], seed: int) -> dict[str, Any]:

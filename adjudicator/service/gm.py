@@ -560,8 +560,7 @@ def _tell_data_state(context: GmContext) -> None:
     context.lines.append(context.texts("data_how_attach", names=names))
     if context.config.data_folder is not None:
         context.lines.append(context.texts("data_how_folder", names=names))
-    if all(f.standin is not None for f in waiting):
-        context.lines.append(context.texts("data_how_standin"))
+    context.lines.append(context.texts("data_how_standin"))
 
 
 def _data(context: GmContext, tree: Tree[Any]) -> str:
