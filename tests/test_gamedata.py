@@ -262,3 +262,13 @@ def test_the_command_line_writes_the_template_checks_a_file_and_creates_with_it(
     assert "  unknown: PE02: parties, value" in waiting.stdout
     standin = run(tmp_path, "game", "create", "w", "--variant", "1848", "--option", "data=standin")
     assert standin.returncode == 0 and "stand-in data set" in standin.stdout
+
+
+def test_gm_missed_sets_the_missed_play_policy(judge: Table) -> None:
+    _, secret = create(judge)
+    assert as_gm(judge, secret, "GM MISSED EXTEND 12h") == ["Done: missed plays: one extension of 12h"]
+    game = judge.store.game("spiel2")
+    assert game is not None and game.settings["missed"] == "extend" and game.settings["missed_extension"] == 43200
+    assert as_gm(judge, secret, "SL VERPASST PASSEN") == ["Done: missed plays: the rules' default at the deadline"]
+    game = judge.store.game("spiel2")
+    assert game is not None and game.settings["missed"] == "pass" and "missed_extension" not in game.settings

@@ -129,7 +129,7 @@ SAMPLES = {
     "confession": "GM CONFESSION Austria catholic", "incapacitate": "GM INCAPACITATE A Vie",
     "orders": "GM ORDERS Austria", "replace": "GM REPLACE Austria x@players.test", "eject": "GM EJECT Austria",
     "end_draw": "GM END DRAW", "end_concede": "GM END CONCEDE Austria", "end_solo": "GM END SOLO Austria",
-    "help": "GM HELP", "dryrun": "GM DRYRUN START", "data": "GM DATA cards", "template": "GM TEMPLATE",
+    "help": "GM HELP", "dryrun": "GM DRYRUN START", "data": "GM DATA cards", "template": "GM TEMPLATE", "missed": "GM MISSED EXTEND",
 }
 
 

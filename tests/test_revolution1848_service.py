@@ -15,7 +15,7 @@ import email
 import email.policy
 import re
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -267,3 +267,43 @@ def test_list_counts_points_and_the_open_plays_are_not_repeated(table: Table) ->
     keep = {**record.state, "game": to_json(dataclasses.replace(game, step="keep", tag="K", flow="A02"))}
     assert Revolution1848().legal_orders(keep, "A") == ["KEEP NOTHING"]  # with nothing on the table: once
     assert "Open to you now: KEEP NOTHING" in Revolution1848().private_lines(keep, "A", "en")
+
+
+def test_the_extend_policy_gives_a_missed_play_one_extension_with_a_reminder(table: Table) -> None:
+    now = [START]
+    table.judge.clock = lambda: now[0]
+    create_game(table.store, table.config, "revm", "1848", {**COMPLETE, "language": "en", "missed": "extend"},
+                START, gm=GM, seed=5)
+    for player in ("A", "B"):
+        table.send(ADDRESS[player], f"SIGNON {player} revm {PASSWORD[player]}")
+    first = table.store.game("revm")
+    assert first is not None and first.settings["missed"] == "extend" and first.deadline is not None
+    table.play("revm", "A", table.person("revm", "A", 0))
+    now[0] = datetime.fromisoformat(first.deadline) + timedelta(seconds=1)
+    mails = table.send("someone@players.test", "HELP")
+    extended = table.store.game("revm")
+    assert extended is not None and extended.phase == "R01A01-1"  # not resolved: B gets one extension
+    assert extended.deadline == (datetime.fromisoformat(first.deadline) + timedelta(hours=48)).isoformat()
+    notice = [m for m in mails if m.to == ADDRESS["B"]]
+    assert len(notice) == 1 and "The deadline has been extended once" in notice[0].text
+    assert "If nothing arrives by then: PASS." in notice[0].text
+    assert not [m for m in mails if m.to == ADDRESS["A"]]  # A had played
+    now[0] = datetime.fromisoformat(extended.deadline) + timedelta(seconds=1)
+    mails = table.send("someone@players.test", "HELP")
+    resolved = table.store.game("revm")
+    assert resolved is not None and resolved.phase != "R01A01-1"
+    report = only(mails, "report", ADDRESS["B"]).text
+    assert "Player B passes (no play received)." in report
+
+
+def test_the_pass_policy_resolves_a_missed_play_at_the_deadline(table: Table) -> None:
+    now = [START]
+    table.judge.clock = lambda: now[0]
+    seated(table, "revp")
+    game = table.store.game("revp")
+    assert game is not None and game.deadline is not None and "missed" not in game.settings
+    table.play("revp", "A", table.person("revp", "A", 0))
+    now[0] = datetime.fromisoformat(game.deadline) + timedelta(seconds=1)
+    mails = table.send("someone@players.test", "HELP")
+    assert table.phase("revp") != "R01A01-1"
+    assert "Player B passes (no play received)." in only(mails, "report", ADDRESS["B"]).text

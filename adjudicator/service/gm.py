@@ -88,6 +88,12 @@ GM_COMMANDS: tuple[GmSpec, ...] = (
            "Eine Datendatei des Spiels (1848: cards) liefern: als TOML-Anhang dieser Mail oder als Datei aus dem "
            "Datenordner des Schiedsrichters (nur ihr Name); sie wird geprüft, Fehler kommen mit Zeile und Feld zurück.",
            _SETUP),
+    GmSpec("missed", "GM MISSED PASS | EXTEND [<duration>]", "SL VERPASST PASSEN | VERLÄNGERN [<dauer>]",
+           "What a deadline does to a missing play: PASS (the rules' default at once) or EXTEND: one automatic "
+           "extension per phase (default: the phase's deadline length), with a reminder to the silent player.",
+           "Was eine Frist mit einem fehlenden Zug macht: PASSEN (sofort die Vorgabe der Regel) oder VERLÄNGERN: "
+           "eine automatische Verlängerung je Phase (sonst: die Fristlänge der Phase), mit Erinnerung an den "
+           "Säumigen.", _ANY),
     GmSpec("template", "GM TEMPLATE [<variant>] [<name>]", "SL VORLAGE [<variante>] [<name>]",
            "Mail me the template of a data file (every unknown value marked) as an attachment.",
            "Mir die Vorlage einer Datendatei (jeder unbekannte Wert markiert) als Anhang schicken.",
@@ -607,6 +613,23 @@ def _start_if_full(context: GmContext) -> None:
             all(p.status != "open" for p in context.store.players(game.name)):
         context.game = start_game(context.store, context.db, context.config, game, context.now)
         context.lines.append(context.texts("game_started", game=game.name, phase=context.game.phase))
+
+
+def _missed(context: GmContext, tree: Tree[Any]) -> str:
+    assert context.game is not None
+    (mode,) = _words(tree, "MISSMODE")
+    policy = "pass" if mode.casefold().startswith("pass") else "extend"
+    durations = _words(tree, "DURATION")
+    settings = {k: v for k, v in context.game.settings.items() if k != "missed_extension"}
+    settings["missed"] = policy
+    if durations and policy == "extend":
+        settings["missed_extension"] = parse_duration(durations[0])
+    _save(context, replace(context.game, settings=settings))
+    what = "missed plays: " + ("the rules' default at the deadline" if policy == "pass" else
+                               "one extension" + (f" of {format_duration(settings['missed_extension'])}"
+                                                  if "missed_extension" in settings else ""))
+    context.lines.append(context.texts("gm_done", what=what))
+    return what
 
 
 def _template(context: GmContext, tree: Tree[Any]) -> str:
@@ -1164,7 +1187,7 @@ def _help(context: GmContext, tree: Tree[Any]) -> str:
 
 
 _HANDLERS: dict[str, Callable[[GmContext, Tree[Any]], str]] = {
-    "create": _create, "password": _password, "option": _option, "data": _data, "template": _template, "schedule": _schedule, "timezone": _timezone,
+    "create": _create, "password": _password, "option": _option, "data": _data, "template": _template, "missed": _missed, "schedule": _schedule, "timezone": _timezone,
     "language": _language, "grace": _grace, "late": _late, "reminders": _reminders, "press_setting": _press_setting,
     "assign": _assign, "random": _random, "start": _start, "min_password": _min_password, "seats": _seats,
     "approval": _approval, "approve": _approve, "reject": _reject, "deadline": _deadline, "pause": _pause, "resume": _resume,

@@ -27,6 +27,7 @@ from adjudicator.service.notify import queue, queue_notice, queue_to_all
 from adjudicator.service.logwording import detail_text
 from adjudicator.service.notes import note_text
 from adjudicator.service.gamedata import awaiting, start_or_wait
+from adjudicator.service.missed import POLICIES as MISSED_POLICIES, extend_for_missing
 from adjudicator.service.render import Texts, render
 from adjudicator.service.verify import (
     OPENING, end_lines, event_text, events_attachment, new_seed, opening_events_of, start_lines,
@@ -55,7 +56,8 @@ def create_game(
 ) -> GameRecord:
     """Create a game whose seats are open for sign-on.  ``options`` are the
     variant's options plus the judge's own: ``language`` (de/en),
-    ``time_zone`` and ``deadline.<kind>`` (durations in seconds).  Inside
+    ``time_zone``, ``deadline.<kind>`` (durations in seconds) and
+    ``missed`` (the missed-play policy, ``pass`` or ``extend``).  Inside
     the caller's transaction ``db`` when given, else in one of its own."""
     if not name or not name.isprintable() or " " in name or len(name) > 40:
         raise GameError(f"game name {name!r}: use one word of at most 40 characters")
@@ -63,7 +65,7 @@ def create_game(
         raise GameError(f"a game called {name!r} exists already")
     module = game_module(variant)
     own = {k: v for k, v in options.items()
-           if k in ("language", "time_zone", "digest") or k.startswith(("deadline.", "reminder.", "weekly."))}
+           if k in ("language", "time_zone", "digest", "missed") or k.startswith(("deadline.", "reminder.", "weekly."))}
     rules_options = {k: v for k, v in options.items() if k not in own}
     deadlines = dict(config.deadlines)
     for key, value in own.items():
@@ -87,6 +89,8 @@ def create_game(
                 raise GameError(f"option {key}: expected weekly times such as 'Sun 20:00, Wed 20:00', "
                                 f"got {value!r}") from None
             weekly[key.removeprefix("weekly.")] = times
+    if str(own.get("missed", "pass")) not in MISSED_POLICIES:
+        raise GameError(f"option missed: expected {' or '.join(MISSED_POLICIES)}, got {own['missed']!r}")
     language = str(own.get("language", config.language))
     if language not in ("de", "en"):
         raise GameError(f"option language: expected de or en, got {language!r}")
@@ -99,7 +103,8 @@ def create_game(
                           **({"reminder_by_kind": reminders} if reminders else {}),
                           **({"weekly_by_kind": weekly} if weekly else {}),
                           OPENING: [] if awaiting(state) else opening_events_of(module.variant, state),
-                          **({"digest": own["digest"]} if "digest" in own else {})},
+                          **({"digest": own["digest"]} if "digest" in own else {}),
+                          **({"missed": own["missed"]} if "missed" in own else {})},
     )
     if db is not None:
         store.create_game(db, record, module.powers())
@@ -276,12 +281,14 @@ def process_phase(store: Store, config: Config, name: str, phase: str, now: date
 
 
 def deadline_passed(store: Store, config: Config, name: str, phase: str, now: datetime) -> bool:
-    """The deadline of ``phase`` has come: grant the grace period when the
-    game has one and a late power may still be excused (the late powers
-    are told), otherwise resolve the phase.  Nothing happens when the game
-    is no longer in ``phase``, its deadline is still ahead (it was moved
-    after the trigger was set), or another process holds the game's lock
-    (it is re-checked at the next round).  Returns whether it resolved."""
+    """The deadline of ``phase`` has come: extend it once when the game's
+    missed-play policy is ``extend`` and a seat sent nothing
+    (``missed.py``), grant the grace period when the game has one and a
+    late power may still be excused (the late powers are told), otherwise
+    resolve the phase.  Nothing happens when the game is no longer in
+    ``phase``, its deadline is still ahead (it was moved after the trigger
+    was set), or another process holds the game's lock (it is re-checked
+    at the next round).  Returns whether it resolved."""
     with store.transaction() as db:
         if not store.try_game_lock(db, name):
             return False  # another instance works on the game: it is tried again at the next round
@@ -290,7 +297,7 @@ def deadline_passed(store: Store, config: Config, name: str, phase: str, now: da
             return False
         if game.deadline is None or datetime.fromisoformat(game.deadline) > now:
             return False  # the deadline moved (a GM, a grace period) since this trigger was set
-        if _grant_grace(store, db, config, game, now):
+        if extend_for_missing(store, db, config, game, now) or _grant_grace(store, db, config, game, now):
             return False
         return resolve_phase(store, db, config, name, phase, now, "deadline")
 

@@ -84,6 +84,11 @@ class Revolution1848(SimultaneousPhases):
         return {"variant": VARIANT, "phase": game.phase, "options": dict(options), "overlay": overlay,
                 "game": to_json(game)}
 
+    def pass_order(self, state: JSON, power: str) -> str | None:
+        """``PASS`` in an action (a missed play passes); None in the other steps
+        (their defaults are the rules', see ``_default_text``)."""
+        return "PASS" if _game(state).step == "play" and power in _game(state).actors else None
+
     def data_files(self) -> tuple[DataFile, ...]:
         """The card file (``cards``): the values the rule text does not give."""
         return (CARDS,)
