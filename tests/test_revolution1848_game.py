@@ -105,3 +105,16 @@ def test_the_same_seed_and_plays_replay_the_same_game() -> None:
     first, phases_1, _ = play_game(4, 5)
     second, phases_2, _ = play_game(4, 5)
     assert phases_1 == phases_2 and first == second
+
+
+def test_the_seeded_games_go_through_every_kind_of_step() -> None:
+    """Together the seeded games take the Liberal faction (F), put armies
+    under the parliament (J) and play the stand-in's Kaiserwahl (A23, the
+    total-value mode)."""
+    tags = set()
+    for seed, rng_seed in ((1, 1), (2, 7), (3, 11)):
+        _, phases, _ = play_game(seed, rng_seed)
+        tags |= {p.split("-")[-1] for p in phases}
+        assert any(p.startswith(("R2", "R3")) and "A23-" in p for p in phases)
+    assert {"K", "1", "V", "M1", "M2", "P", "X1", "X2", "F", "J"} <= tags
+    assert card_data_from_overlay(MODULE.start(dict(COMPLETE), 1)["overlay"]).flows["A23"].mode == "gesamtwert"

@@ -367,6 +367,8 @@ def test_ruling_22_the_parliamentary_army_forms_by_itself(data: CardData) -> Non
         Army(1, "A", "A04", ("Z28", "Z15")), Army(2, "A", "free", ("Z32", "Z13")),
         Army(3, "B", "A04", ("Z33", "PE39")), Army(4, "B", "free", ("Z34",))), next_army=5)
     game, notes = decide(game, data, "red")  # A12's red stays: for a parliamentary army
+    assert (game.step, game.actors, game.phase[-2:]) == ("join", ("A", "B"), "-J")
+    game, notes = advance(game, data, {})  # nobody answers: every army that may join does (ruling 42)
     at_a12 = [a for a in game.armies if a.at == "A12"]
     assert [(a.owner, a.cards) for a in at_a12] == [("A", ("Z28", "Z15", "Z32", "Z13")), ("B", ("Z34",))]
     assert game.army(3).at == "A04"  # type: ignore[union-attr]  # led by a general: stays
@@ -612,3 +614,36 @@ def test_ruling_41_the_party_abbreviations_of_the_basic_game() -> None:
     for written, party in (("DL", "DEM"), ("RR", "REA"), ("D", "DEM"), ("L", "LIB"), ("Reak", "REA")):
         order = parse_line(f"SPIELE PE25 ALS {written}")
         assert isinstance(order, Play) and order.party == party, written
+
+
+def test_ruling_42_joining_the_parliamentary_army_is_a_choice(data: CardData) -> None:
+    game = position(data, "A12", {}, {"A": [], "B": []}, lying=("A04", "A05", "A11"))
+    game = replace(game, flow="A12", winner="A", armies=(
+        Army(1, "A", "A04", ("Z28", "Z15")), Army(2, "A", "free", ("Z32", "Z13")),
+        Army(3, "B", "A04", ("Z33", "PE39")), Army(4, "B", "free", ("Z34",))), next_army=5)
+    game, _ = decide(game, data, "red")
+    state = {**MODULE.start(dict(COMPLETE), 1), "game": to_json(game), "phase": game.phase}
+    assert MODULE.legal_orders(state, "A") == ["JOIN ALL", "JOIN NONE", "JOIN Z28", "JOIN Z32"]
+    assert MODULE.legal_orders(state, "B") == ["JOIN ALL", "JOIN NONE"]  # Z33's army has a general
+    check = MODULE.check_orders(state, "A", [(1, "UNTERSTELLE Z15"), (2, "JOIN Z33")])
+    assert [a.canonical for a in check.accepted] == ["JOIN Z28"]
+    assert check.problems[0].message.startswith("Z33 names no army of yours that may join")
+    game, notes = advance(game, data, {"A": [parse_line("UNTERSTELLE Z32")], "B": [parse_line("JOIN NONE")]})
+    assert [(a.owner, a.at, a.cards) for a in game.armies if a.at == "A12"] == [("A", "A12", ("Z32", "Z13"))]
+    assert game.army(1).at == "A04" and game.army(4).at == "free"  # type: ignore[union-attr]
+    assert {"kind": "parliament_declined", "player": "B"} in notes
+
+
+def test_ruling_43_a_decision_on_the_table_hinders_an_intervention(data: CardData) -> None:
+    assert data.flows["A13"].hinders == (("Z13", 2),)  # the stand-in's data
+    strength = sum(data.strength_of(c) for c in ("Z28", "Z29", "Z30"))
+    assert 11 < strength <= 13, strength
+    table = {"B": ["Z13"]}
+    free = (Army(1, "A", "free", ("Z28", "Z29", "Z30")),)
+    game = replace(position(data, "A14", table, {"A": [], "B": []}, lying=("A04", "A05", "A11")), armies=free)
+    assert military.problem(game, data, "A", Attack("Z28", "Z13")) is None
+    hindered = replace(game, lying=game.lying + ("A13",))
+    assert military.problem(hindered, data, "A", Attack("Z28", "Z13")) == (
+        f"the army's strength {strength} does not exceed 13 (11 made harder by A13)")
+    with pytest.raises(CardDataError, match="Z07 is no intervention card"):
+        card_data({**COMPLETE, "card.A13.hinders": "Z07 +1"})

@@ -20,7 +20,7 @@ from functools import cache
 from typing import Any
 
 from adjudicator.games.revolution1848.cards import (
-    CardDataError, UNKNOWN, base_text, build, merged, missing_values, base_data,
+    CardDataError, UNKNOWN, base_text, build, merged, missing_values, base_data, standin_text,
 )
 
 PERSON_VALUES = range(1, 9)
@@ -56,6 +56,10 @@ _FIELDS: dict[str, dict[str, str]] = {
         "next_skipped": "A15: the next card when A12 lies", "next_sworn": "A15: the next card when armies are sworn",
         "next_revolution": "the next card when the revolution is stronger",
         "next_reaction": "the next card when the reaction is stronger",
+        "hinders": 'the interventions this card makes harder while it lies on the table (after the decision that '
+                   'keeps it there): ["Z13 +2"] (an intervention card and how much more strength its conquest needs; '
+                   '"all" for every one); the text: "Die Möglichkeit zur Intervention kann durch bestimmte politische '
+                   'Entscheidungen erschwert werden"',
         "bonus": "A25: what the revolution gains when bonus_if lies", "bonus_if": "A25: the card that gives the bonus",
     },
     "rules": {
@@ -152,6 +156,9 @@ def template() -> str:
         "# the attachment of a mail `GM CREATE <game> 1848` or `GM CARDS` (German: SL KARTEN).",
         "# Values already filled in come from the rule text; you may correct them.",
         "# You may also send only the values you add: the file is read over the judge's own.",
+        "# Optional, where your cards show it: a flow card's hinders = [\"Z13 +2\"] (while it lies",
+        "# on the table, conquering Z13 needs 2 more; \"all +1\" for every intervention card),",
+        "# and mode = \"gesamtwert\" for the Kaiserwahl (K) card.",
         "#",
     ]
     table: list[str] = []
@@ -241,17 +248,35 @@ def _ranges(raw: Mapping[str, Any], lines: Mapping[str, int]) -> list[str]:
 def _kinds(raw: Mapping[str, Any], lines: Mapping[str, int]) -> list[str]:
     """Every value of the wrong kind, each card built on its own."""
     problems: list[str] = []
+    standin = merged(base_data(), tomllib.loads(standin_text()))
     for section in ("person", "extra", "flow"):
         for card, entry in sorted(raw.get(section, {}).items()):
+            entry = _known_or(entry, standin.get(section, {}).get(card, {}))
             if _has_unknown(entry):
                 continue
             skeleton = _skeleton(raw)
+            skeleton["extra"] = dict(standin.get("extra", {}))  # what flow cards refer to
             skeleton[section] = {**skeleton.get(section, {}), card: entry}
             try:
                 build(skeleton)
             except CardDataError as error:
                 problems.append(_located(str(error), lines))
     return problems
+
+
+def _known_or(entry: Mapping[str, Any], stand_in: Mapping[str, Any]) -> dict[str, Any]:
+    """``entry`` with each value still unknown taken from the stand-in set,
+    so that the kind of every value the GM gave can be checked on its own."""
+    result: dict[str, Any] = {}
+    for key, value in entry.items():
+        other = stand_in.get(key) if isinstance(stand_in, Mapping) else None
+        if isinstance(value, Mapping):
+            result[key] = _known_or(value, other if isinstance(other, Mapping) else {})
+        elif _has_unknown(value) and other is not None:
+            result[key] = other
+        else:
+            result[key] = value
+    return result
 
 
 def _skeleton(raw: Mapping[str, Any]) -> dict[str, Any]:

@@ -40,7 +40,7 @@ PARLIAMENT_OF = {"vorparlament": "A05", "nationalversammlung": "A11"}
 
 _INT_FIELDS = {"value", "strength", "keep", "points", "morale", "bonus", "correct", "wrong", "hand_persons",
                "hand_extras", "free_army_card_at_A25", "sworn_army_card_at_A26"}
-_LIST_FIELDS = {"parties", "effects", "always_stay", "army_attacks", "revolution", "reaction", "nations"}
+_LIST_FIELDS = {"parties", "effects", "always_stay", "army_attacks", "revolution", "reaction", "nations", "hinders"}
 _BOOL_FIELDS = {"played_for"}
 
 
@@ -186,6 +186,9 @@ class Flow:
     next_reaction: str = ""
     bonus: int = 0
     bonus_if: str = ""
+    hinders: tuple[tuple[str, int], ...] = ()
+    """While this card lies on the table, conquering these intervention
+    cards (``all``: every one) needs that much more strength."""
 
     def option(self, colour: str) -> Option:
         """The red or blue option (``KeyError`` for a card without decisions)."""
@@ -423,6 +426,10 @@ def build(raw: Mapping[str, Any]) -> CardData:
                 raise CardDataError(f"card.{card.id}: the next card {target!r} does not exist")
         if card.bonus_if and card.bonus_if not in flows:
             raise CardDataError(f"card.{card.id}.bonus_if: {card.bonus_if!r} does not exist")
+        for target, _ in card.hinders:
+            military = extras[target].military if target in extras else None
+            if target != "all" and (military is None or military.kind != "intervention"):
+                raise CardDataError(f"card.{card.id}.hinders: {target} is no intervention card")
     if "A01" not in flows:
         raise CardDataError("the flow cards must begin with A01")
     return CardData(persons, extras, flows, rules)
@@ -643,6 +650,19 @@ def _votes(table: Any, where: str, parties: tuple[str, ...], single: bool) -> di
     return votes
 
 
+def _hinders(value: Any, where: str) -> tuple[tuple[str, int], ...]:
+    """``["Z13 +2", "all +1"]``: intervention cards made harder to conquer."""
+    found = []
+    for item in _list(value, where):
+        words = item.split()
+        if len(words) != 2 or not (words[0] == "all" or (words[0][:1] == "Z" and words[0][1:].isdigit())) \
+                or not words[1].lstrip("+").isdigit():
+            raise CardDataError(f"{where}: cannot read {item!r}; expected an intervention card and how much more "
+                                f"its conquest needs, e.g. \"Z13 +2\" or \"all +1\"")
+        found.append((words[0], int(words[1].lstrip("+"))))
+    return tuple(found)
+
+
 def _flow(card: str, entry: Mapping[str, Any]) -> Flow:
     where = f"card.{card}"
     played = entry.get("played_for")
@@ -651,6 +671,7 @@ def _flow(card: str, entry: Mapping[str, Any]) -> Flow:
     name, name_en = _str(entry.get("name", ""), f"{where}.name"), _str(entry.get("name_en", ""), f"{where}.name_en")
     conquest = entry.get("conquest", {})
     common: dict[str, Any] = dict(
+        hinders=_hinders(entry.get("hinders", []), f"{where}.hinders"),
         conquest_nations=tuple(_choice(n, NATIONS, f"{where}.conquest.nations")
                                for n in _list(conquest.get("nations", []), f"{where}.conquest.nations")),
         conquest_morale=_int(conquest.get("morale", 0), f"{where}.conquest.morale"),

@@ -31,7 +31,7 @@ from adjudicator.games.revolution1848 import actions, military
 from adjudicator.games.revolution1848.cards import CardData, condition_holds
 from adjudicator.games.revolution1848.evaluation import Evaluation, evaluate, faction_of, liberal_factions
 from adjudicator.games.revolution1848.orders import (
-    MILITARY_ORDERS, Decide, Discard, Faction, Forecast, Keep, Lose, Military, NoAction, Order, Pass, Play, Stand, Withdraw,
+    MILITARY_ORDERS, Decide, Discard, Faction, Forecast, Join, Keep, Lose, Military, NoAction, Order, Pass, Play, Stand, Withdraw,
 )
 from adjudicator.games.revolution1848.state import PLAYERS, Game, Side, other
 
@@ -275,11 +275,32 @@ def decide(game: Game, data: CardData, colour: str) -> tuple[Game, list[Note]]:
         if game.flow == data.rules.radicalise_on and colour == "red" and not game.radical:
             game = replace(game, radical=True)
             notes.append({"kind": "radical"})
-        if game.flow == military.PARLIAMENT_ARMY and game.flow in game.lying:
-            game, formed = military.form_parliament_army(game, data)
-            notes += formed
     following = card.option(colour).next if colour else card.next
     game = replace(game, pending_next=following, decisions=())
+    if colour and game.flow == military.PARLIAMENT_ARMY and game.flow in game.lying:
+        joiners = tuple(p for p in PLAYERS if military.parliament_candidates(game, data, p))
+        if joiners:  # ruling 42: the armies "können sich dem Parlament unterstellen"
+            return replace(game, step="join", tag="J", actors=joiners), notes
+    game, more = _after_decision(game, data)
+    return game, notes + more
+
+
+def join(game: Game, data: CardData, choices: Mapping[str, Join]) -> tuple[Game, list[Note]]:
+    """A12: the armies each player puts under the parliament (without an
+    order: all of them, ruling 42), then the military actions and the next card."""
+    wanted = {p: (None if o.every else o.armies) for p, o in choices.items()}
+    game, notes = military.form_parliament_army(game, data, wanted)
+    for player in game.actors:
+        if not any(n["player"] == player for n in notes):
+            notes.append({"kind": "parliament_declined", "player": player})
+    game, more = _after_decision(game, data)
+    return game, notes + more
+
+
+def _after_decision(game: Game, data: CardData) -> tuple[Game, list[Note]]:
+    """After a card's decision: the military actions (from A06 on), then the next card."""
+    following = game.pending_next
+    notes: list[Note] = []
     if _index(game.flow) >= _index(data.rules.military_from):
         game = replace(game, military_queue=(game.winner, other(game.winner)))
         game, more = _military_turn(game, data)
@@ -421,6 +442,9 @@ def advance(game: Game, data: CardData, orders: Mapping[str, Sequence[Order]]) -
             if usable:
                 plays[player] = usable[-1]
         return play(game, data, plays)
+    if game.step == "join":
+        joins = {p: [o for o in os if isinstance(o, Join)] for p, os in mine.items()}
+        return join(game, data, {p: js[-1] for p, js in joins.items() if js})
     if game.step == "faction":
         chosen = [o.faction for o in mine.get(game.actors[0], []) if isinstance(o, Faction)]
         _, open_factions = faction_choices(game, data)

@@ -11,6 +11,7 @@ happened (JSON-ready dicts for the report).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -107,6 +108,21 @@ def can_strike(data: CardData, army: Army) -> bool:
     if army.at in ("A04", "free"):
         return True
     return army.at == OATH and has_national(data, army) and not has_revolutionary(data, army)
+
+
+def hinderers(game: Game, data: CardData, card: str) -> list[str]:
+    """The flow cards on the table that make ``card``'s conquest harder."""
+    return [flow for flow in game.lying if any(t in (card, "all") for t, _ in data.flows[flow].hinders)]
+
+
+def threshold(game: Game, data: CardData, card: str) -> int:
+    """The strength an army must exceed to conquer the intervention card
+    ``card``: its Kreuz number plus what decisions lying on the table add
+    ("Die Möglichkeit zur Intervention kann durch bestimmte politische
+    Entscheidungen erschwert werden"; card data ``hinders``)."""
+    extra = data.extras[card].military
+    assert extra is not None
+    return extra.strength + sum(n for flow in game.lying for t, n in data.flows[flow].hinders if t in (card, "all"))
 
 
 def intervention_cards(game: Game, data: CardData) -> list[tuple[str, str]]:
@@ -214,8 +230,11 @@ def _attack_problem(game: Game, data: CardData, player: str, order: Attack) -> s
         assert military is not None
         if military.nation not in ("any", nation(data, army)):
             return f"only a {military.nation} army can conquer {target}"
-        if strength(data, army) <= military.strength:
-            return f"the army's strength {strength(data, army)} does not exceed {military.strength}"
+        needed = threshold(game, data, target)
+        if strength(data, army) <= needed:
+            hindered = f" ({military.strength} made harder by {', '.join(hinderers(game, data, target))})" \
+                if needed != military.strength else ""
+            return f"the army's strength {strength(data, army)} does not exceed {needed}{hindered}"
         return None
     if target in data.flows:
         if target not in game.lying or not data.flows[target].conquest_nations:
@@ -357,14 +376,26 @@ def losable(data: CardData, army: Army) -> list[str]:
 # --- Automatic moves and the question of power -------------------------------------------------
 
 
-def form_parliament_army(game: Game, data: CardData) -> tuple[Game, list[Note]]:
-    """A12 decided for a parliamentary army: every army at A04 and every
-    free army without a general joins its owner's army at A12 (one per
-    side, flags no longer apart)."""
+def parliament_candidates(game: Game, data: CardData, player: str) -> list[Army]:
+    """The armies of ``player`` that may put themselves under the
+    parliament (A12): at A04 or free, without a general."""
+    return [a for a in game.armies if a.owner == player and a.at in ("A04", "free")
+            and not has_national(data, a) and not has_revolutionary(data, a)]
+
+
+def form_parliament_army(game: Game, data: CardData,
+                         choices: Mapping[str, tuple[str, ...] | None] | None = None) -> tuple[Game, list[Note]]:
+    """A12 decided for a parliamentary army: the armies at A04 and the
+    free armies without a general that their owners put under the
+    parliament join the owner's army at A12 (one per side, flags no longer
+    apart).  ``choices`` gives per player the armies (by a card in them)
+    that join; a player not in it (or with None) puts all of them."""
     notes: list[Note] = []
     for player in PLAYERS:
-        joining = [a for a in game.armies if a.owner == player and a.at in ("A04", "free")
-                   and not has_national(data, a) and not has_revolutionary(data, a)]
+        joining = parliament_candidates(game, data, player)
+        chosen = (choices or {}).get(player)
+        if chosen is not None:
+            joining = [a for a in joining if any(c in a.cards for c in chosen)]
         if not joining:
             continue
         cards = tuple(c for a in joining for c in a.cards)

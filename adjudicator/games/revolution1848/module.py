@@ -34,7 +34,7 @@ from adjudicator.games.revolution1848.flow import (
     advance, default_faction, default_keep, faction_choices, final_forecast, new_game,
 )
 from adjudicator.games.revolution1848.orders import (
-    MILITARY_ORDERS, STEP_ORDERS, Attack, Decide, Discard, Faction, Forecast, General, Keep, Lose, Order, Pass, PlaceArmy,
+    MILITARY_ORDERS, STEP_ORDERS, Attack, Decide, Discard, Faction, Forecast, Join, General, Keep, Lose, Order, Pass, PlaceArmy,
     Play, Stand, Swear, Withdraw,
 )
 from adjudicator.games.revolution1848.parse import HINT, ParseError, card_id, parse_line
@@ -197,6 +197,10 @@ class Revolution1848(SimultaneousPhases):
             return [f"DECIDE {c.upper()}" for c in game.decisions]
         if game.step == "faction":
             return [str(Faction(f)) for f in faction_choices(game, data)[1]]
+        if game.step == "join":
+            armies = military.parliament_candidates(game, data, power)
+            singles = [str(Join((military.canonical_ref(a),))) for a in armies] if len(armies) > 1 else []
+            return ["JOIN ALL", "JOIN NONE", *singles]
         if game.step == "loss":
             army = game.army(game.loss_army)
             return [f"LOSE {c}" for c in military.losable(data, army)] if army else []
@@ -301,6 +305,18 @@ def _check(game: Game, data: CardData, player: str, order: Order) -> tuple[Order
         if colour not in game.decisions:
             return None, f"{colour} is not open to you: you may decide {' or '.join(game.decisions)}"
         return Decide(colour), None
+    if isinstance(order, Join):
+        if order.every or not order.armies:
+            return order, None
+        candidates = military.parliament_candidates(game, data, player)
+        refs = []
+        for ref in order.armies:
+            army = military.find_army(game, player, ref)
+            if army is None or army not in candidates:
+                return None, f"{ref} names no army of yours that may join the parliamentary army (at A04 or free, " \
+                             f"without a general)"
+            refs.append(military.canonical_ref(army))
+        return Join(tuple(dict.fromkeys(refs))), None
     if isinstance(order, Faction):
         open_factions = faction_choices(game, data)[1]
         if order.faction not in open_factions:
@@ -385,7 +401,8 @@ def _column(text: str, message: str) -> int:
 
 def _hint(game: Game) -> str:
     kinds = {"keep": "KEEP <cards> | KEEP NOTHING | DISCARD <cards>", "play": "PLAY <card> [ON <card>] [AS <party>] | PASS",
-             "vote": "DECIDE RED | DECIDE BLUE", "faction": "FACTION RIGHT | FACTION LEFT | FACTION BOTH", "military": "ARMY | GENERAL | REMOVE | ATTACK | SWEAR | NONE",
+             "vote": "DECIDE RED | DECIDE BLUE", "faction": "FACTION RIGHT | FACTION LEFT | FACTION BOTH",
+             "join": "JOIN ALL | JOIN NONE | JOIN <army>", "military": "ARMY | GENERAL | REMOVE | ATTACK | SWEAR | NONE",
              "loss": "LOSE <card>", "forecast": "FORECAST <letter>", "withdraw": "WITHDRAW | STAND"}
     return kinds.get(game.step, "")
 
@@ -396,6 +413,8 @@ def _default_text(game: Game, data: CardData, power: str) -> str:
         return f"{game.phase}: {default_keep(game, data, power)}"
     if game.step == "faction":
         return f"{game.phase}: {Faction(default_faction(game, data))} (ruling 40)"
+    if game.step == "join":
+        return f"{game.phase}: JOIN ALL (ruling 42)"
     defaults = {"play": "PASS", "vote": f"DECIDE {game.decisions[0].upper()}" if game.decisions else "",
                 "military": "NONE", "loss": "LOSE (the weakest card)", "forecast": "FORECAST E",
                 "withdraw": "STAND"}

@@ -68,6 +68,21 @@ class Decide:
         return f"DECIDE {self.colour.upper()}"
 
 
+@dataclass(frozen=True)
+class Join:
+    """``JOIN ALL`` / ``JOIN NONE`` / ``JOIN <army>...``: which of one's
+    armies put themselves under the parliament when A12 is decided for a
+    parliamentary army (armies named by a card in them)."""
+
+    armies: tuple[str, ...] = ()
+    every: bool = False
+
+    def __str__(self) -> str:
+        if self.every:
+            return "JOIN ALL"
+        return "JOIN " + (" ".join(self.armies) if self.armies else "NONE")
+
+
 FACTION_WORDS = {"RLIB": "RIGHT", "LLIB": "LEFT", "BOTH": "BOTH"}
 
 
@@ -184,13 +199,14 @@ class Lose:
 
 Military = PlaceArmy | General | Remove | Attack | Swear | NoAction
 MILITARY_ORDERS = (PlaceArmy, General, Remove, Attack, Swear, NoAction)
-Order = Play | Pass | Keep | Discard | Decide | Forecast | Withdraw | Stand | Military | Lose
+Order = Play | Pass | Keep | Discard | Decide | Faction | Join | Forecast | Withdraw | Stand | Military | Lose
 
 STEP_ORDERS: dict[str, tuple[type, ...]] = {
     "keep": (Keep, Discard),
     "play": (Play, Pass),
     "vote": (Decide,),
     "faction": (Faction,),
+    "join": (Join,),
     "military": (PlaceArmy, General, Remove, Attack, Swear, NoAction),
     "loss": (Lose,),
     "forecast": (Forecast,),

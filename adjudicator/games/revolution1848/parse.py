@@ -15,7 +15,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import VisitError
 
 from adjudicator.games.revolution1848.orders import (
-    Attack, Decide, Discard, Faction, Forecast, General, Keep, Lose, NoAction, Order, Pass, PlaceArmy, Play, Remove, Stand,
+    Attack, Decide, Discard, Faction, Forecast, Join, General, Keep, Lose, NoAction, Order, Pass, PlaceArmy, Play, Remove, Stand,
     Swear, Withdraw,
 )
 from adjudicator.games.lines import ParseError, parse_tree
@@ -24,9 +24,9 @@ from adjudicator.resources import grammar_path
 __all__ = ["HINT", "ParseError", "card_id", "colour_of", "parse_line", "party_code"]
 
 HINT = ("orders: PLAY PE12 | PLAY Z19 ON PE24 | PLAY PE42 AS Democrat | PASS | KEEP PE12 Z03 | KEEP NOTHING | "
-        "DISCARD PE05 | DECIDE RED | FACTION RIGHT | FORECAST B | WITHDRAW | STAND | ARMY Z28 TO A04 | GENERAL PE34 TO Z28 | "
+        "DISCARD PE05 | DECIDE RED | FACTION RIGHT | JOIN ALL | FORECAST B | WITHDRAW | STAND | ARMY Z28 TO A04 | GENERAL PE34 TO Z28 | "
         "REMOVE PE34 | ATTACK Z28 ON Z13 | SWEAR Z28 | NONE | LOSE Z29 (German: SPIELE, AUF, ALS, PASSE, "
-        "BEHALTE, NICHTS, ABWERFEN, ENTSCHEIDUNG ROT/BLAU, FRAKTION RECHTE/LINKE/BEIDE, PROGNOSE, ZURUECKNEHMEN, BEIBEHALTEN, ARMEE ... AN, "
+        "BEHALTE, NICHTS, ABWERFEN, ENTSCHEIDUNG ROT/BLAU, FRAKTION RECHTE/LINKE/BEIDE, UNTERSTELLE ALLE/KEINE, PROGNOSE, ZURUECKNEHMEN, BEIBEHALTEN, ARMEE ... AN, "
         "HEERFUEHRER ... ZU, ENTFERNE, ANGRIFF ... AUF, VEREIDIGE, KEINE, VERLIERE)")
 
 
@@ -118,6 +118,11 @@ class _Orders(Transformer[Token, Order]):
                 return Faction(code)
         column = (items[1].column or 1) if len(items) > 1 and isinstance(items[1], Token) else 1
         raise ParseError(column, "expected RIGHT, LEFT or BOTH (German: RECHTE, LINKE, BEIDE)")
+
+    def join(self, items: list[Token]) -> Join:
+        if any(t.type == "ALL" for t in items):
+            return Join((), True)
+        return Join(tuple(card_id(t) for t in items if t.type == "CARD"))
 
     def forecast(self, items: list[Token]) -> Forecast:
         return Forecast(str(items[1]).upper())

@@ -23,6 +23,7 @@ STEP_NAMES = {
     "keep": ("Karten, die liegen bleiben (Phase 2)", "cards that stay (phase 2)"),
     "play": ("Aktion {tag}", "action {tag}"),
     "faction": ("Wahl der liberalen Fraktion", "the choice of the Liberal faction"),
+    "join": ("Armeen unter das Parlament (A12)", "armies under the parliament (A12)"),
     "vote": ("Entscheidung des Gewinners", "the winner's decision"),
     "military": ("Militäraktion", "military action"),
     "loss": ("Verlust einer Armee", "an army's loss"),

@@ -91,6 +91,9 @@ def note(data: CardData, entry: dict[str, Any]) -> Text:
         if entry.get("default"):
             return both(f"{who_de} passt (kein Spielzug eingegangen).", f"{who_en} passes (no play received).")
         return both(f"{who_de} passt.", f"{who_en} passes.")
+    if kind == "parliament_declined":
+        return both(f"{who_de} unterstellt keine Armee dem Parlament.",
+                    f"{who_en} puts no army under the parliament.")
     if kind == "faction":
         chosen = {"RLIB": ("die Rechten Liberalen", "the Right Liberals"),
                   "LLIB": ("die Linken Liberalen", "the Left Liberals"),
