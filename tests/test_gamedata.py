@@ -180,7 +180,8 @@ def test_the_data_folder_gives_plain_names_inside_it_only(judge: Table, tmp_path
     _, secret = create(judge)
     for name, why in (("../outside.toml", "not a plain file name"), ("/etc/passwd", "not a plain file name"),
                       ("link.toml", "no such file in the data folder"), ("absent.toml", "no such file"),
-                      ("big.toml", "larger than 262144 bytes"), (".hidden", "not a plain file name")):
+                      ("big.toml", "larger than 262144 bytes"), (".hidden", "not a plain file name"),
+                      ("/dev/zero", "not a plain file name"), ("..", "not a plain file name")):
         lines = as_gm(judge, secret, f"GM DATA cards {name}")
         assert lines[0].startswith("Data file cards not taken, 1 problem(s)"), (name, lines)
         assert why in lines[1] and "root:" not in "\n".join(lines), (name, lines)
@@ -262,6 +263,10 @@ def test_the_command_line_writes_the_template_checks_a_file_and_creates_with_it(
     assert "  unknown: PE02: parties, value" in waiting.stdout
     standin = run(tmp_path, "game", "create", "w", "--variant", "1848", "--option", "data=standin")
     assert standin.returncode == 0 and "stand-in data set" in standin.stdout
+    cards = run(tmp_path, "game", "create", "v", "--variant", "1848", "--option", "cards=standin")
+    assert cards.returncode == 0 and "waiting" not in cards.stdout
+    shown = run(tmp_path, "game", "show", "v")
+    assert "phase:    R01A01-1" in shown.stdout
 
 
 def test_gm_missed_sets_the_missed_play_policy(judge: Table) -> None:
@@ -272,3 +277,17 @@ def test_gm_missed_sets_the_missed_play_policy(judge: Table) -> None:
     assert as_gm(judge, secret, "SL VERPASST PASSEN") == ["Done: missed plays: the rules' default at the deadline"]
     game = judge.store.game("spiel2")
     assert game is not None and game.settings["missed"] == "pass" and "missed_extension" not in game.settings
+
+
+def test_gm_option_carries_a_value_with_spaces(judge: Table) -> None:
+    _, secret = create(judge)
+    lines = as_gm(judge, secret, "GM OPTION data standin",
+                  "GM OPTION card.Z04.effects boost REP +2 once, protect REP against satire",
+                  "SL OPTION card.PE02.value=7")
+    assert lines[2] == "Done: card.Z04.effects = boost REP +2 once, protect REP against satire"
+    assert lines[3] == "Done: card.PE02.value = 7"
+    game = judge.store.game("spiel2")
+    assert game is not None and game.options["card.Z04.effects"] == "boost REP +2 once, protect REP against satire"
+    assert game.state["overlay"]["extra"]["Z04"]["effects"] == ["boost REP +2 once", "protect REP against satire"]
+    assert as_gm(judge, secret, "GM OPTION card.Z04.effects boost REP lots")[0].startswith(
+        "Refused, nothing changed: card.Z04.effects: cannot read the effect")

@@ -152,12 +152,19 @@ def data_options(module: Any, items: list[str], limit: int) -> dict[str, str]:
     return options
 
 
+def _variant_module(args: argparse.Namespace, what: str, stderr: TextIO) -> Any:
+    """The game module of ``args.variant``, or None after saying why not."""
+    try:
+        return game_module(args.variant)
+    except UnknownGame as error:
+        print(f"adjudicator {args.command} {what}: {error}", file=stderr)
+        return None
+
+
 def command_data_template(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Print the template of a game's data file; 2 for an unknown variant or file."""
-    try:
-        module = game_module(args.variant)
-    except UnknownGame as error:
-        print(f"adjudicator {args.command} template: {error}", file=stderr)
+    module = _variant_module(args, "template", stderr)
+    if module is None:
         return 2
     data_file = gamedata.find(module, args.name)
     if data_file is None:
@@ -172,10 +179,8 @@ def command_data_template(args: argparse.Namespace, stdin: TextIO, stdout: TextI
 def command_data_check(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Check a data file: every problem on its own line (file, line, field);
     0 when a game can start with it, 1 when not, 2 when unreadable."""
-    try:
-        module = game_module(args.variant)
-    except UnknownGame as error:
-        print(f"adjudicator {args.command} check: {error}", file=stderr)
+    module = _variant_module(args, "check", stderr)
+    if module is None:
         return 2
     try:
         options = data_options(module, [f"{args.name or ''}={args.file}" if args.name else args.file],

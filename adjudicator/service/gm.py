@@ -542,13 +542,14 @@ def _data_problems(context: GmContext, name: str, problems: tuple[str, ...]) -> 
 _MAX_UNKNOWN_LINES = 150
 
 
-def _tell_data_state(context: GmContext) -> None:
+def _tell_data_state(context: GmContext, standin_note: bool = True) -> None:
     """What a forming game still needs before it can start, as a table
-    pointing to the data commands; or that it has all it needs."""
+    pointing to the data commands (and, with ``standin_note``, that it
+    plays with the stand-in set)."""
     assert context.game is not None
     game = context.game
     module = _module(context)
-    if gamedata.uses_standin(game.options) and gamedata.files_of(module):
+    if standin_note and gamedata.uses_standin(game.options) and gamedata.files_of(module):
         context.lines.append(context.texts("data_standin_chosen"))
     waiting = [f for f in gamedata.files_of(module) if f.name in gamedata.awaiting(game.state)]
     if not waiting:
@@ -676,7 +677,7 @@ def _option(context: GmContext, tree: Tree[Any]) -> str:
     typed: Any = int(value) if value.isdigit() else STANDIN if key.casefold() == "data" else value
     _restart_with(context, {**context.game.options, key: typed})
     context.lines.append(_done(context, f"{key} = {value}"))
-    _tell_data_state(context)
+    _tell_data_state(context, standin_note=key.casefold() == "data")
     _start_if_full(context)
     return f"{key} = {value}"
 
