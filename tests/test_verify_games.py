@@ -49,7 +49,7 @@ def test_every_roll_of_a_kreml_game_recomputes_from_the_judges_seed() -> None:
 def test_every_shuffle_of_an_1848_game_recomputes_at_its_end() -> None:
     module = Revolution1848()
     rng = random.Random(3)
-    state = module.start({"cards.file": str(COMPLETE)}, 21)
+    state = module.start(dict(COMPLETE), 21)
     opening = module.opening_events(state)
     assert opening and all(e["sealed"] and e["result"] == [] for e in opening)  # the hands stay secret
     reports = []
