@@ -291,3 +291,53 @@ def test_gm_option_carries_a_value_with_spaces(judge: Table) -> None:
     assert game.state["overlay"]["extra"]["Z04"]["effects"] == ["boost REP +2 once", "protect REP against satire"]
     assert as_gm(judge, secret, "GM OPTION card.Z04.effects boost REP lots")[0].startswith(
         "Refused, nothing changed: card.Z04.effects: cannot read the effect")
+
+
+@pytest.mark.parametrize("variant", ["kreml4", "liberte", "1847ae"])
+def test_a_turn_game_is_created_by_mail_gets_its_template_and_starts_with_the_stand_in(judge: Table, variant: str) -> None:
+    from adjudicator.games import game_module
+
+    module = game_module(variant)
+    wanted = [d.name for d in module.data_files() if d.required]
+    assert wanted, f"{variant} needs data the rule text does not give"
+    out = mail(judge, ADMIN, ["ADMIN admin-pw", f"GM CREATE turn1 {variant} {GM}"])
+    lines = answer(out)
+    assert lines[0].startswith(f"Game turn1 (") and "created" in lines[0]
+    assert any("can start only once these data are there" in line for line in lines)
+    game = judge.store.game("turn1")
+    assert game is not None and game.status == "forming" and game.phase == "-"
+    template = mail(judge, ADMIN, ["ADMIN admin-pw", f"GM TEMPLATE {variant} {wanted[0]}"])
+    assert list(attachments_of(template[0].raw)) == [f"{module.variant}-{wanted[0]}.toml"]
+    secret = gm_password([m for m in out if m.to == GM][0].text)
+    seats = [f"GM ASSIGN {power} p{index}@players.test" for index, power in enumerate(module.powers())]
+    lines = answer(mail(judge, GM, ["GAMEMASTER turn1 " + secret, "GM OPTION data standin", *seats]))
+    assert lines[0] == "Done: data = standin"
+    game = judge.store.game("turn1")
+    assert game is not None and game.status == "active" and game.phase != "-"
+
+
+@pytest.mark.parametrize("variant", ["kreml4", "liberte"])
+def test_preview_and_dryrun_of_a_turn_game_with_secrets_show_none_of_them(judge: Table, variant: str) -> None:
+    """Issue 12 point 5 for turn games: a GM's PREVIEW and DRYRUN PROCESS of
+    a game with secret notes or hands say how many are in and show no mail
+    content, so no note, hand or coming die reaches the GM."""
+    from adjudicator.games import game_module
+
+    module = game_module(variant)
+    out = mail(judge, ADMIN, ["ADMIN admin-pw", f"GM CREATE turn2 {variant} {GM}"])
+    secret = gm_password([m for m in out if m.to == GM][0].text)
+    seats = [f"GM ASSIGN {power} p{index}@players.test" for index, power in enumerate(module.powers())]
+    mail(judge, GM, ["GAMEMASTER turn2 " + secret, "GM OPTION data standin", *seats])
+    game = judge.store.game("turn2")
+    assert game is not None and game.status == "active"
+    private = [line for power in module.powers() for line in module.private_lines(game.state, power, "en")
+               if len(line) > 12]
+    if variant == "liberte":
+        assert private, "every hand is secret from the start"
+    lines = answer(mail(judge, GM, ["GAMEMASTER turn2 " + secret, "GM PREVIEW", f"GM DRYRUN PROCESS {game.phase}"]))
+    text = "\n".join(lines)
+    assert f"Preview of {game.phase}:" in text and "stays secret until they are revealed" in text
+    assert "(content hidden: sealed plays and hands stay secret until they are revealed)" in text
+    assert not [line for line in private if line in text]
+    after = judge.store.game("turn2")
+    assert after is not None and after.phase == game.phase

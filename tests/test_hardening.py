@@ -363,6 +363,8 @@ def test_a_five_megabyte_mail_is_stored_cut_and_answered_too_large(tmp_path: Pat
     raw = raw_mail(EVE, "SIGNON England spiel1 x\n" + "garbage line\n" * 400_000)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     run = [sys.executable, "-m", "adjudicator", "--config", str(config)]
+    assert subprocess.run([*run, "game", "create", "spiel1", "--variant", "standard"], capture_output=True,
+                          cwd=tmp_path, env=env, timeout=120).returncode == 0  # receive makes no database (issue 13)
     assert subprocess.run([*run, "receive"], input=raw, capture_output=True, cwd=tmp_path, env=env,
                           timeout=120).returncode == 0
     store = Store(tmp_path / "var" / "adjudicator.sqlite3")

@@ -362,7 +362,7 @@ def _dry_run(context: GmContext, inner: Tree[Any] | Token, text: str) -> None:
     context.lines.append(context.texts("gm_dry_run"))
     context.lines.extend(answer)
     distinct: dict[tuple[str, str], list[str]] = {}  # (subject, text) -> recipients: each mail shown once
-    sealed = context.game is not None and _module(context).submission_means_ready
+    sealed = context.game is not None and _keeps_secrets(_module(context), context.game.state)
     for raw, to in mails:
         message = message_from_bytes(bytes(raw), policy=policy.default)
         body = message.get_body(preferencelist=("plain",))
@@ -967,12 +967,24 @@ def _not_a_player(context: GmContext) -> None:
         raise GmRefused(context.texts("gm_plays_too", game=game.name))
 
 
+def _keeps_secrets(module: GameModule, state: dict[str, Any]) -> bool:
+    """True when a game's mails may show what a GM must not see before it
+    is revealed: sealed plays, a turn game's hidden hands, notes, queued
+    orders or coming dice (so DRYRUN and PREVIEW show no contents)."""
+    if module.submission_means_ready or module.turn(state) is not None:
+        return True
+    try:
+        return any(module.private_lines(state, power, "en") for power in module.powers())
+    except Exception:  # a state a module cannot show (a game still waiting for data) shows nothing
+        return True
+
+
 def _preview(context: GmContext, tree: Tree[Any]) -> str:
     assert context.game is not None
     game = context.game
     _not_a_player(context)
     module = _module(context)
-    if module.submission_means_ready:  # sealed plays stay sealed: only how many are in
+    if _keeps_secrets(module, game.state):  # sealed plays stay sealed: only how many are in
         entries = context.store.submissions(game.name, game.phase)
         acting = module.must_act(game.state)
         played = sum(1 for p in acting if entries.get(p) is not None and entries[p].has_orders)
