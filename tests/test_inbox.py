@@ -415,7 +415,7 @@ def test_a_30jk_start_mail_names_the_random_confession(table: Table) -> None:  #
                 seed=7)
     powers = [seat.power for seat in table.store.players("jk")]
     for index, power in enumerate(powers):
-        table.deliver(f"p{index}@players.test", f"ANMELDEN {power} jk geheim")
+        table.deliver(f"p{index}@players.test", f"ANMELDEN {power} jk geheimes-wort")
     out = table.poll()
     game = table.store.game("jk")
     assert game is not None and game.status == "active"

@@ -58,9 +58,9 @@ def test_hands_and_sealed_plays_stay_private_over_real_mail(judge: RunningJudge)
     assert done.returncode == 0, done.stderr
     red, blue = _tie_in_berry(judge)
     judge.start()
-    players = {s: judge.player(s.lower() + "x", s, f"pw-{s}") for s in SEATS}
+    players = {s: judge.player(s.lower() + "x", s, f"password-{s}") for s in SEATS}
     for seat, player in players.items():
-        player.send(f"SIGNON {seat} lib pw-{seat}\n")
+        player.send(f"SIGNON {seat} lib password-{seat}\n")
     starts = {s: text_of(p.wait_for("start", 1)[0]) for s, p in players.items()}
     store = judge.store()
     record = store.game("lib")

@@ -22,7 +22,6 @@ import pytest
 
 from adjudicator.config import Config
 from adjudicator.games import game_module
-from adjudicator.games.base import GameSetupError
 from adjudicator.games.liberte import Liberte
 from adjudicator.service.intake import read_pipe
 from adjudicator.service.runner import Judge
@@ -59,7 +58,7 @@ class Table:
         message["To"] = JUDGE
         message["Subject"] = "orders"
         message["Message-ID"] = make_msgid(domain="players.test")
-        message.set_content("\n".join([f"SIGNON {seat} lib pw-{seat}", *lines]) + "\n")
+        message.set_content("\n".join([f"SIGNON {seat} lib password-{seat}", *lines]) + "\n")
         self.mailbox.box.append(read_pipe(bytes(message)))
         self.judge.poll()
         mails = []
@@ -87,10 +86,11 @@ def table(tmp_path: Path) -> Iterator[Table]:
     made.store.close()
 
 
-def test_the_judge_refuses_a_game_without_data(table: Table) -> None:
-    with pytest.raises(GameSetupError, match="data=standin"):
-        create_game(table.store, table.config, "nodata", "liberte", {"language": "en"}, START, gm=GM)
-    assert table.store.game("nodata") is None
+def test_a_game_without_data_waits_for_it_and_does_not_start(table: Table) -> None:
+    create_game(table.store, table.config, "nodata", "liberte", {"language": "en"}, START, gm=GM)
+    game = table.store.game("nodata")
+    assert game is not None and game.status == "forming" and game.phase == "-"
+    assert game.state["awaiting_data"] == ["liberte"]
 
 
 def test_a_whole_game_by_mail(table: Table) -> None:

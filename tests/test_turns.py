@@ -389,7 +389,7 @@ def test_random_powers_are_a_verifiable_draw_of_the_judge(tmp_path: Path) -> Non
     create_game(table.store, table.config, "zufall", "standard", {"language": "en"}, table.now, seed=11,
                 settings={"random": True})
     for number in range(7):
-        table.deliver(f"p{number}@players.test", f"SIGNON ANY zufall pw{number}")
+        table.deliver(f"p{number}@players.test", f"SIGNON ANY zufall password-{number}")
     out = table.poll()
     game = table.store.game("zufall")
     assert game is not None and game.status == "active"
