@@ -39,7 +39,8 @@ def test_punctuation_at_the_end() -> None:
 
 
 @pytest.mark.parametrize(("written", "canonical"), [
-    ("PLAY PE42 AS DL", "PLAY PE42 AS Democrat"), ("PLAY PE25 AS RR", "PLAY PE25 AS Reactionary"),
+    ("PLAY PE42 AS DL", "PLAY PE42 AS Democrat"), ("PLAY PE25 AS RR", "PLAY PE25 AS Republican"),
+    ("PLAY PE25 AS R", "PLAY PE25 AS Reactionary"), ("SPIELE PE25 (R)", "PLAY PE25 AS Reactionary"),
     ("SPIELE PE42 ALS D", "PLAY PE42 AS Democrat"), ("SPIELE PE25 ALS L", "PLAY PE25 AS Liberal"),
     ("SPIELE PE25 ALS Reak", "PLAY PE25 AS Reactionary"), ("PLAY PE42 REP", "PLAY PE42 AS Republican"),
     ("SPIELE PE25 ALS Konservativer", "PLAY PE25 AS Reactionary"),

@@ -611,7 +611,9 @@ def test_ruling_40_a_faction_not_chosen_is_the_one_best_for_the_chooser(data: Ca
 
 
 def test_ruling_41_the_party_abbreviations_of_the_basic_game() -> None:
-    for written, party in (("DL", "DEM"), ("RR", "REA"), ("D", "DEM"), ("L", "LIB"), ("Reak", "REA")):
+    # the publisher's basic-game sample round: RR Republikaner, DL Demokraten, L Liberale, R Reaktionäre
+    for written, party in (("DL", "DEM"), ("RR", "REP"), ("R", "REA"), ("D", "DEM"), ("L", "LIB"),
+                           ("Reak", "REA"), ("(RR)", "REP"), ("(R)", "REA")):
         order = parse_line(f"SPIELE PE25 ALS {written}")
         assert isinstance(order, Play) and order.party == party, written
 

@@ -43,13 +43,14 @@ def card_id(text: str) -> str:
     return f"{match.group(1).upper()}{int(match.group(2)):02d}"
 
 
-_ABBREVIATIONS = {"l": "LIB", "d": "DEM", "dl": "DEM", "rr": "REA"}
-"""Short party names (ruling 41: DL, the democratic left; RR, the reactionary right)."""
+_ABBREVIATIONS = {"l": "LIB", "d": "DEM", "dl": "DEM", "rr": "REP", "r": "REA"}
+"""Short party names (ruling 41: the basic game's example writes L, DL, RR
+and R for Liberals, Democrats, Republicans and Reactionaries)."""
 
 
 def party_code(text: str) -> str:
     """``LIB``, ``DEM``, ``REP`` or ``REA`` for a party word in either
-    language, or an abbreviation (``L``, ``D``, ``DL``, ``RR``, ``Reak``)."""
+    language, or an abbreviation (``L``, ``D``, ``DL``, ``RR``, ``R``, ``Reak``)."""
     word = text.lower()
     if word in _ABBREVIATIONS:
         return _ABBREVIATIONS[word]
@@ -62,7 +63,7 @@ def party_code(text: str) -> str:
 
 _PARENTHESES = re.compile(r"\(([^()\n]*)\)")
 _PARTY_WORD = re.compile(r"(liberale[rn]?|liberals?|lib|demokrat(en)?|democrats?|dem|dl|republikaner[ns]?|"
-                         r"republicans?|rep|reaktion(ä|ae)r(e|en)?|reactionar(y|ies)|reakt?|rea|rr|"
+                         r"republicans?|rep|reaktion(ä|ae)r(e|en)?|reactionar(y|ies)|reakt?|rea|r|rr|"
                          r"konservative[rn]?|conservatives?)", re.IGNORECASE)
 _TRAILING = re.compile(r"[.,;:!?]+\s*$")
 
