@@ -17,30 +17,23 @@ import argparse
 import json
 import logging
 import os
-import sqlite3
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Sequence, TextIO
+from typing import TYPE_CHECKING, Callable, Sequence, TextIO
 
 from adjudicator import __version__
 from adjudicator.config import ConfigError, load_config
-from adjudicator.games.diplomacy.contract import CaseError, case_from_json, run_case
-from adjudicator.games.diplomacy.core.engine import initial_position
-from adjudicator.games.diplomacy.core.mapdata import GameMap, MapError, check_map, load_map, load_map_file
-from adjudicator.games.diplomacy.drawing.legend import legend_words
-from adjudicator.games.diplomacy.drawing.picture import draw, draw_phase
-from adjudicator.games.pictures.png import to_png
-from adjudicator.games.pictures.scene import Scene
-from adjudicator.games.pictures.svg import to_svg
-from adjudicator.games.diplomacy.drawing.view import start_view
-from adjudicator.games.diplomacy import DiplomacyGame
-from adjudicator.games.diplomacy.maptext import describe_map, describe_province
 from adjudicator.service.admin import EX_TEMPFAIL, add_commands, open_store
-from adjudicator.service.archive import ArchiveError, export_game
 from adjudicator.service.dbadmin import add_db_commands
-from adjudicator.service.render import Texts
-from adjudicator.service.intake import read_pipe
+
+# The rules, the grammars, the drawing (Pillow) and the templates are
+# imported by the commands that use them, so that a command that neither
+# draws nor serves starts quickly (issue 20; tests/test_startup.py).
+if TYPE_CHECKING:
+    from adjudicator.games.diplomacy.core.mapdata import GameMap
+    from adjudicator.games.pictures.scene import Scene
+    from adjudicator.service.render import Texts
 
 
 def _read(path: str | None, stdin: TextIO) -> str:
@@ -52,6 +45,8 @@ def _read(path: str | None, stdin: TextIO) -> str:
 
 def command_adjudicate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Adjudicate one JSON case; 0 on success, 2 on a malformed case."""
+    from adjudicator.games.diplomacy.contract import CaseError, run_case
+
     try:
         text = _read(args.input, stdin)
     except OSError as error:
@@ -76,6 +71,8 @@ def command_adjudicate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, 
 
 def _map(name: str) -> GameMap:
     """A map by name (``maps/<name>.toml``) or by path to a ``.toml`` file."""
+    from adjudicator.games.diplomacy.core.mapdata import load_map, load_map_file
+
     if name.endswith(".toml"):
         return load_map_file(Path(name))
     return load_map(name)
@@ -83,6 +80,8 @@ def _map(name: str) -> GameMap:
 
 def command_map_check(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Check a map for consistency; 0 when it has no problem, 1 otherwise."""
+    from adjudicator.games.diplomacy.core.mapdata import MapError, check_map
+
     try:
         game_map = _map(args.name)
     except MapError as error:
@@ -104,6 +103,9 @@ def command_map_check(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, s
 
 def command_map_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """List one province of a map, or the whole map; 2 when unknown."""
+    from adjudicator.games.diplomacy.core.mapdata import MapError
+    from adjudicator.games.diplomacy.maptext import describe_map, describe_province
+
     try:
         game_map = _map(args.name)
     except MapError as error:
@@ -152,6 +154,15 @@ def command_map_draw(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, st
     position, or the position of ``--position`` (a JSON case); with orders
     (the case's ``orders`` and ``--orders``) the phase is resolved and the
     orders are drawn with their results.  0 on success, 2 on bad input."""
+    from adjudicator.games.diplomacy.contract import CaseError
+    from adjudicator.games.diplomacy.core.mapdata import MapError
+    from adjudicator.games.diplomacy.drawing.legend import legend_words
+    from adjudicator.games.diplomacy.drawing.picture import draw_phase
+    from adjudicator.games.diplomacy.drawing.view import start_view
+    from adjudicator.games.pictures.png import to_png
+    from adjudicator.games.pictures.svg import to_svg
+    from adjudicator.service.render import Texts
+
     out = Path(args.output)
     if out.suffix.lower() not in (".svg", ".png"):
         print(f"adjudicator map draw: {out}: the output must end in .svg or .png", file=stderr)
@@ -179,12 +190,19 @@ def command_map_draw(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, st
 
 
 def _namer(game_map: GameMap, language: str) -> Callable[[str], str]:
+    from adjudicator.games.diplomacy import DiplomacyGame
+
     module = DiplomacyGame(game_map)
     return lambda power: module.power_name(power, language)
 
 
 def _draw_case(args: argparse.Namespace, game_map: GameMap, texts: Texts) -> Scene:
     """The scene of ``--position`` (or the start) with the orders resolved."""
+    from adjudicator.games.diplomacy import DiplomacyGame
+    from adjudicator.games.diplomacy.contract import case_from_json
+    from adjudicator.games.diplomacy.drawing.legend import legend_words
+    from adjudicator.games.diplomacy.drawing.picture import draw
+
     if args.name.endswith(".toml"):
         raise ValueError("a position or orders need a map from maps/ (give its name, not a file)")
     case = _json_file(args.position, "position") if args.position else {"phase": _start_phase(game_map)}
@@ -211,12 +229,16 @@ def _draw_case(args: argparse.Namespace, game_map: GameMap, texts: Texts) -> Sce
 
 
 def _start_phase(game_map: GameMap) -> str:
+    from adjudicator.games.diplomacy.core.engine import initial_position
+
     return str(initial_position(game_map).phase)
 
 
 def command_export(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Write a game's static HTML archive into a folder; 0 on success, 1
     for an unknown game, 75 when the database cannot be used."""
+    from adjudicator.service.archive import ArchiveError, export_game
+
     store = open_store(args, stderr)
     if store is None:
         return EX_TEMPFAIL
@@ -238,6 +260,10 @@ def command_receive(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, std
     """Store one mail from standard input (procmail, .forward); 0 when it is
     stored (or was already), 75 when the database cannot be used, so that
     the mail system keeps the mail and tries again."""
+    import sqlite3
+
+    from adjudicator.service.intake import read_pipe
+
     raw = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode("utf-8")
     if not raw.strip():
         print("adjudicator receive: no mail on standard input", file=stderr)

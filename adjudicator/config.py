@@ -17,7 +17,6 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from adjudicator.games import UnknownGame, game_module
 
@@ -241,6 +240,8 @@ def _address(value: Any) -> str:
 
 
 def _zone(value: Any) -> str:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # here: its import searches the time-zone folders
+
     text = _string(value)
     try:
         ZoneInfo(text)

@@ -1,34 +1,32 @@
 """The operator's commands (docs/cli.md): ``serve``, ``demo``, ``game
 create|list|show``, ``outbox``, ``purge`` and ``hash-password``.  Each opens the configured database;
-SQLite's WAL mode lets them run beside a running judge."""
+SQLite's WAL mode lets them run beside a running judge.
+
+The service's heavy parts (the judge and its scheduler, mail transports,
+the store, templates) are imported by the commands that use them, so that
+``adjudicator --help``, ``game list`` or ``outbox`` start quickly (issue 20).
+"""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
-import mailbox
-import secrets
 import signal
 import tempfile
-from datetime import timedelta
-from email import message_from_bytes, policy
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from adjudicator.config import format_duration, parse_duration
 from adjudicator.games import UnknownGame, game_module
 from adjudicator.games.base import GameSetupError
-from adjudicator.service.render import Texts
 from adjudicator.service import gamedata
-from adjudicator.service.demo import SCRIPTS, demo_config, play
-from adjudicator.service.auth import hash_password
-from adjudicator.service.imap import MailboxUnavailable
-from adjudicator.service.runner import Judge, make_transport, utc_now
-from adjudicator.service.lock import AlreadyServing, ServeLock
-from adjudicator.service.store import Store, StoreError
-from adjudicator.service.turns import GameError, create_game
+from adjudicator.service.demo_scripts import SCRIPTS
+
+if TYPE_CHECKING:
+    from adjudicator.service.runner import Judge
+    from adjudicator.service.store import Store
 
 EX_TEMPFAIL = 75  # sysexits.h: try again later (procmail keeps the mail)
 
@@ -39,6 +37,8 @@ def open_store(args: argparse.Namespace, stderr: TextIO, *, create: bool = False
     with ``create`` (``serve``, ``game create``) is a missing SQLite file
     made; otherwise it is an error naming the path, so a command run in
     the wrong folder never starts an empty database."""
+    from adjudicator.service.store import Store, StoreError
+
     target = args.config.store_target
     if not create and isinstance(target, Path) and not target.exists():
         print(f"adjudicator {args.command}: no database at {target} (serve or game create makes one; "
@@ -66,6 +66,9 @@ def option_value(key: str, text: str) -> Any:
 
 def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Create a game open for sign-on; 2 when the name, variant or an option is wrong."""
+    from adjudicator.service.auth import hash_password
+    from adjudicator.service.turns import GameError, create_game
+
     options: dict[str, Any] = {}
     for item in args.option or []:
         key, sep, value = item.partition("=")
@@ -92,11 +95,13 @@ def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO,
     store = open_store(args, stderr, create=True)
     if store is None:
         return EX_TEMPFAIL
+    import secrets
+
     gm_password = secrets.token_urlsafe(9) if args.gm else None
     settings = {"gm_password_hash": hash_password(gm_password)} if gm_password else {}
     try:
         game = create_game(store, args.config, args.name, args.variant or args.config.default_variant, options,
-                           utc_now(), gm=args.gm, settings=settings)
+                           datetime.now(timezone.utc), gm=args.gm, settings=settings)
     except (GameError, GameSetupError, UnknownGame) as error:
         print(f"adjudicator game create: {error}", file=stderr)
         return 2
@@ -216,6 +221,8 @@ def command_game_list(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, s
 def command_game_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """A game's phase, deadline and seats, and which powers have orders in
     (never the orders themselves); 1 when there is no such game."""
+    from adjudicator.service.render import Texts
+
     store = open_store(args, stderr)
     if store is None:
         return EX_TEMPFAIL
@@ -251,6 +258,8 @@ def command_game_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, s
 
 
 def _subject(message: bytes) -> str:
+    from email import message_from_bytes, policy
+
     try:
         return str(message_from_bytes(message, policy=policy.default).get("Subject", ""))
     except Exception:
@@ -288,6 +297,12 @@ def command_outbox(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stde
 
 def command_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Run the judge until SIGTERM/SIGINT (``--once``: one round, then exit)."""
+    import asyncio
+
+    from adjudicator.service.imap import MailboxUnavailable
+    from adjudicator.service.lock import AlreadyServing, ServeLock
+    from adjudicator.service.runner import Judge, make_transport
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=stderr)
     try:  # one judge per SQLite file; several on PostgreSQL share the work by claims (issue 19)
         lock = None if args.config.database_url else ServeLock(args.config.database)
@@ -329,7 +344,7 @@ def command_purge(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stder
         return EX_TEMPFAIL
     retention = args.config.limits.retention
     try:
-        cutoff = (utc_now() - timedelta(seconds=retention)).isoformat()
+        cutoff = (datetime.now(timezone.utc) - timedelta(seconds=retention)).isoformat()
         mails, outbox, answers = store.purge(cutoff)
     finally:
         store.close()
@@ -341,6 +356,8 @@ def command_purge(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stder
 def command_hash_password(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Read a password from standard input and print its hash, for
     ``judge.admin_password`` in the configuration."""
+    from adjudicator.service.auth import hash_password
+
     password = stdin.readline().rstrip("\r\n")
     if not password:
         print("adjudicator hash-password: no password on standard input", file=stderr)
@@ -350,6 +367,8 @@ def command_hash_password(args: argparse.Namespace, stdin: TextIO, stdout: TextI
 
 
 async def _serve_until_signal(judge: Judge) -> None:
+    import asyncio
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -360,6 +379,11 @@ async def _serve_until_signal(judge: Judge) -> None:
 
 def command_demo(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Play the scripted demo game and print where its mails are."""
+    import asyncio
+    import mailbox
+
+    from adjudicator.service.demo import demo_config, play
+
     folder = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="adjudicator-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
     config = demo_config(folder)

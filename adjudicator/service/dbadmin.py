@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import argparse
 import json
-from datetime import datetime
-from typing import Any, TextIO
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, TextIO
 
 from adjudicator.service.admin import EX_TEMPFAIL
-from adjudicator.service.runner import utc_now
-from adjudicator.service.store import MIGRATIONS, Store, StoreError
-from adjudicator.service.transfer import copy_database
+
+if TYPE_CHECKING:  # the store is imported by the commands, not for --help (issue 20)
+    from adjudicator.service.store import Store
 
 NEXT_DEADLINES = 10
 
 
 def _open(target: Any, command: str, stderr: TextIO, migrate: bool = True) -> Store | None:
+    from adjudicator.service.store import Store, StoreError
+
     try:
         return Store(target, migrate=migrate)
     except StoreError as error:
@@ -27,6 +29,8 @@ def _open(target: Any, command: str, stderr: TextIO, migrate: bool = True) -> St
 def command_db_migrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Bring the configured database to this judge's schema (what every
     start does too); says which version it was at and is at now."""
+    from adjudicator.service.store import MIGRATIONS, StoreError
+
     store = _open(args.config.store_target, "migrate", stderr, migrate=False)
     if store is None:
         return EX_TEMPFAIL
@@ -100,6 +104,8 @@ def _print_status(data: dict[str, Any], stdout: TextIO) -> None:
 
 def command_db_status(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """The state of the configured database for the operator (``--json``: as JSON)."""
+    from adjudicator.service.store import MIGRATIONS
+
     store = _open(args.config.store_target, "status", stderr, migrate=False)
     if store is None:
         return EX_TEMPFAIL
@@ -108,7 +114,7 @@ def command_db_status(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, s
             print(f"adjudicator db status: database {store.name} is at schema {store.schema_version}, this judge"
                   f" needs {len(MIGRATIONS)}: run adjudicator db migrate", file=stderr)
             return 1
-        data = status(store, utc_now())
+        data = status(store, datetime.now(timezone.utc))
     finally:
         store.close()
     if args.json:
@@ -121,6 +127,9 @@ def command_db_status(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, s
 
 def command_db_copy(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Copy a whole judge into an empty database (both are migrated first)."""
+    from adjudicator.service.store import StoreError
+    from adjudicator.service.transfer import copy_database
+
     source = _open(args.source, "copy", stderr)
     if source is None:
         return EX_TEMPFAIL

@@ -21,11 +21,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from email.message import Message
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.games.base import STANDIN, DataFile, GameModule, data_option
+
+if TYPE_CHECKING:
+    from email.message import Message
 
 DEFAULT_MAX_BYTES = 256 * 1024
 """The size cap of one data file unless the configuration sets ``[data] max_bytes``."""
@@ -168,6 +170,8 @@ def from_folder(folder: Path | None, filename: str, limit: int) -> bytes:
 def _leaves(message: Message) -> Iterator[Message]:
     """The leaf parts of a mail in order, at most ``MAX_PARTS`` of them,
     without recursion (a hostile mail may nest parts deeply)."""
+    from email.message import Message
+
     stack = [message]
     seen = 0
     while stack and seen < MAX_PARTS:

@@ -13,12 +13,13 @@ import tomllib
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 from zoneinfo import ZoneInfo
 
-import jinja2
-
 from adjudicator.resources import data_dir
+
+if TYPE_CHECKING:  # jinja2 is imported when the first template is rendered, not for Texts alone
+    import jinja2
 
 _WEEKDAYS = {
     "de": ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
@@ -94,6 +95,8 @@ class Texts:
 
 @cache
 def _environment() -> jinja2.Environment:
+    import jinja2
+
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=False),
