@@ -4,8 +4,10 @@ judge's variants ``kreml3`` .. ``kreml6`` (German ``kreml``, English
 
 Modules: ``data`` (politicians and health tables: the GM's data file, the
 stand-in set), ``rules`` (offices, numbers, options, state helpers),
-``influence`` (notes, reveals, the winner), ``flow`` (the eight phases of
-a year as pure steps), ``legal`` (the orders open now), ``orders`` /
+``influence`` (notes, reveals, the winner), ``flow`` (one resolution:
+the steps up to the next one that needs a player; the steps in ``yearly``,
+``cures``, ``purges``, ``spy``, ``votes``, ``health``, ``succession``,
+``replacements``, ``parade``, ``ending``, their effects in ``effects``), ``legal`` (the orders open now), ``orders`` /
 ``parse`` (orders by mail, ``grammars/kreml.lark``), ``words`` /
 ``report`` / ``picture`` (reports), ``module`` (the ``GameModule``).
 docs/games/kreml.md documents the rules as implemented and every ruling.
