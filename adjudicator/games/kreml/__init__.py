@@ -4,13 +4,14 @@ judge's variants ``kreml3`` .. ``kreml6`` (German ``kreml``, English
 
 Modules: ``data`` (politicians and health tables: the GM's data file, the
 stand-in set), ``rules`` (offices, numbers, options, state helpers),
-``influence`` (notes, reveals, the winner), ``flow`` (one resolution:
-the steps up to the next one that needs a player; the steps in ``yearly``,
+``influence`` (notes, reveals, the winner), ``flow`` (one resolution: the
+steps up to the next one that needs a player; the steps in ``yearly``,
 ``cures``, ``purges``, ``spy``, ``votes``, ``health``, ``succession``,
-``replacements``, ``parade``, ``ending``, their effects in ``effects``), ``legal`` (the orders open now), ``orders`` /
-``parse`` (orders by mail, ``grammars/kreml.lark``), ``words`` /
-``report`` / ``picture`` (reports), ``module`` (the ``GameModule``).
-docs/games/kreml.md documents the rules as implemented and every ruling.
+``replacements``, ``parade``, ``ending``, their effects in ``effects``),
+``legal`` (the orders open now), ``orders`` / ``parse`` (orders by mail,
+``grammars/kreml.lark``), ``words`` / ``report`` / ``picture`` (reports),
+``module`` (the ``GameModule``). docs/games/kreml.md documents the rules as
+implemented and every ruling.
 """
 
 from adjudicator.games.kreml.module import KremlGame, kreml3, kreml4, kreml5, kreml6
