@@ -1,14 +1,61 @@
-"""Passwords of players (and later game masters), kept only as salted
-scrypt hashes; a check takes the same time whether or not a seat exists."""
+"""Passwords of players and game masters, kept only as salted scrypt
+hashes; a check takes the same time whether or not a seat exists.
+
+A successful check is remembered for the life of the process (issue 20):
+the next check of the same password against the same stored hash costs
+one HMAC instead of one scrypt.  What is remembered is a keyed digest of
+(stored hash, password) under a random key made at start-up, never the
+password: a changed password (a new hash with a new salt) matches none of
+it, and a failed check is never remembered, so every wrong guess still
+pays the full slow hash (and the limits of ``guard.py`` apply before any
+check is made).  ``hashlib.scrypt`` releases the GIL, so checks made in
+other threads run on other cores."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
+import threading
+from collections import OrderedDict
 
 _N, _R, _P = 2**14, 8, 1
 _DUMMY = "scrypt$16384$8$1$00$00"
+
+VERIFIED_LIMIT = 100_000
+"""How many verified (hash, password) pairs a process remembers at most
+(the least recently used is forgotten first); 32 bytes each."""
+
+_KEY = secrets.token_bytes(32)
+_VERIFIED: OrderedDict[bytes, None] = OrderedDict()
+_VERIFIED_LOCK = threading.Lock()
+
+
+def _token(password: str, stored: str) -> bytes:
+    """The keyed digest that stands for "``password`` matched ``stored``"."""
+    return hmac.new(_KEY, stored.encode("utf-8") + b"\0" + password.encode("utf-8"), hashlib.sha256).digest()
+
+
+def _remembered(token: bytes) -> bool:
+    with _VERIFIED_LOCK:
+        if token not in _VERIFIED:
+            return False
+        _VERIFIED.move_to_end(token)
+        return True
+
+
+def _remember(token: bytes) -> None:
+    with _VERIFIED_LOCK:
+        _VERIFIED[token] = None
+        _VERIFIED.move_to_end(token)
+        while len(_VERIFIED) > VERIFIED_LIMIT:
+            _VERIFIED.popitem(last=False)
+
+
+def forget_verified() -> None:
+    """Forget every remembered successful check (each costs a slow hash again)."""
+    with _VERIFIED_LOCK:
+        _VERIFIED.clear()
 
 
 def hash_password(password: str, salt: bytes | None = None) -> str:
@@ -22,14 +69,22 @@ def hash_password(password: str, salt: bytes | None = None) -> str:
 def check_password(password: str, stored: str | None) -> bool:
     """True when ``password`` matches the stored hash.  With no stored hash
     (an open seat, an unknown game) the work is done anyway against a dummy
-    and the answer is False, so timing reveals nothing."""
+    and the answer is False, so timing reveals nothing.  A password that
+    matched this stored hash before in this process is accepted without
+    the slow hash (see the module's docstring); a wrong one always pays it."""
+    token = _token(password, stored) if stored is not None else None
+    if token is not None and _remembered(token):
+        return True
     scheme, n, r, p, salt, digest = (stored or _DUMMY).split("$")
     if scheme != "scrypt":
         return False
     computed = hashlib.scrypt(
         password.encode("utf-8"), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p), dklen=32
     )
-    return stored is not None and hmac.compare_digest(computed.hex(), digest)
+    matched = stored is not None and hmac.compare_digest(computed.hex(), digest)
+    if matched and token is not None:
+        _remember(token)
+    return matched
 
 
 def is_password_hash(text: str) -> bool:

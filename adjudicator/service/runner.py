@@ -22,7 +22,7 @@ import logging
 import mailbox
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -123,6 +123,8 @@ class Judge:
         self.scheduler: AsyncIOScheduler | None = None
         self.peers = Coordinator(store, clock, lease=config.lease_seconds)
         self._sending: asyncio.Lock | None = None
+        self._jobs: dict[str, tuple[str, str]] = {}
+        """Per game (name as stored) the (phase, deadline) its job was set for."""
 
     # --- one step each -----------------------------------------------------------
 
@@ -260,7 +262,7 @@ class Judge:
         if done:
             log.info("game %s: %s resolved (%s)", name, phase, trigger)
             crash_point("resolved")
-        self.sync_deadlines()
+        self.sync_deadlines([name])
         return int(done)
 
     def take_in_and_handle(self, force: bool = False) -> list[str]:
@@ -327,22 +329,38 @@ class Judge:
         self.resolve_ready(self.take_in_and_handle(force=True))
         self.process_due()
 
-    def sync_deadlines(self) -> None:
-        """One scheduler job per active game at its stored deadline."""
+    def sync_deadlines(self, names: Iterable[str] | None = None) -> None:
+        """One scheduler job per active game at its stored deadline.  With
+        ``names`` only those games are looked at (after a game changed:
+        the cost does not grow with the number of games); without, every
+        active game's deadline is read (no game state) and compared with
+        the jobs set.  A job is set, moved or removed only when its game's
+        phase or deadline differs from what it was set for."""
         if self.scheduler is None:
             return
-        wanted = {}
-        for game in self.store.games():
-            if game.status == "active" and game.deadline:
-                wanted[f"deadline:{game.name}"] = (game.name, game.phase, datetime.fromisoformat(game.deadline))
-        for job in self.scheduler.get_jobs():
-            if job.id.startswith("deadline:") and job.id not in wanted:
-                job.remove()
-        for job_id, (name, phase, when) in wanted.items():
+        wanted: dict[str, tuple[str, str]] = {}
+        if names is None:
+            wanted = {name: (phase, deadline) for name, phase, deadline in self.store.deadlines()}
+            stale = set(self._jobs) - set(wanted)
+        else:
+            stale = set()
+            for name in names:
+                found = self.store.deadline_of(name)
+                if found is not None and found[1] == "active" and found[3]:
+                    wanted[found[0]] = (found[2], found[3])
+                else:
+                    stale.add(found[0] if found is not None else name)
+        for name in stale:
+            if self._jobs.pop(name, None) is not None and self.scheduler.get_job(f"deadline:{name}") is not None:
+                self.scheduler.remove_job(f"deadline:{name}")
+        for name, (phase, deadline) in wanted.items():
+            if self._jobs.get(name) == (phase, deadline):
+                continue
             self.scheduler.add_job(
-                self._deadline_job, "date", run_date=when, args=(name, phase), id=job_id,
-                replace_existing=True, misfire_grace_time=None,
+                self._deadline_job, "date", run_date=datetime.fromisoformat(deadline), args=(name, phase),
+                id=f"deadline:{name}", replace_existing=True, misfire_grace_time=None,
             )
+            self._jobs[name] = (phase, deadline)
 
     def start_up(self) -> None:
         """What a (re)start does first (S34): read the mailbox (even while an
@@ -374,4 +392,5 @@ class Judge:
         finally:
             self.scheduler.shutdown(wait=False)
             self.scheduler = None
+            self._jobs.clear()
             self.peers.stopped()

@@ -237,6 +237,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE inbound ADD COLUMN handled_at TEXT",
         "ALTER TABLE outbox ADD COLUMN gave_up_at TEXT",
     ),
+    (
+        # issue 20: a game found by its case-folded name without scanning the
+        # table (an expression index both backends use for LOWER(name) = ...),
+        # the active games' deadlines read without reading every game
+        "CREATE INDEX games_name_folded ON games (LOWER(name))",
+        "CREATE INDEX games_deadline ON games (status, deadline)",
+    ),
 )
 
 INBOUND_STATES = ("new", "done", "ignored", "failed", "shunted")
@@ -722,6 +729,21 @@ class Store:
     def games(self) -> list[GameRecord]:
         """Every game, by name."""
         return [_game(row) for row in self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY name")]
+
+    def deadlines(self) -> list[tuple[str, str, str]]:
+        """(name, phase, deadline) of every active game that has a deadline,
+        by name; reads no game's state (cheap however many games there are)."""
+        rows = self._db.execute("SELECT name, phase, deadline FROM games WHERE status = 'active'"
+                                " AND deadline IS NOT NULL ORDER BY name")
+        return [(str(name), str(phase), str(deadline)) for name, phase, deadline in rows]
+
+    def deadline_of(self, name: str) -> tuple[str, str, str, str | None] | None:
+        """(name as stored, status, phase, deadline) of the game ``name``
+        (compared case-insensitively, by index), None when there is none;
+        reads no state and takes no lock."""
+        row = self._db.execute("SELECT name, status, phase, deadline FROM games WHERE LOWER(name) = LOWER(?)",
+                               (name,)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]), str(row[2]), row[3])
 
     def update_game(self, db: Connection, game: GameRecord) -> None:
         """Write every field of a game but its name, variant and creation time."""

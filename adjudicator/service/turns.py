@@ -496,8 +496,8 @@ def with_random_lines(texts: Texts, text: str, report: dict[str, Any], game: Gam
 
 
 def due_games(store: Store, now: datetime) -> list[GameRecord]:
-    """Active games whose deadline has passed at ``now``."""
-    return [
-        g for g in store.games()
-        if g.status == ACTIVE and g.deadline is not None and datetime.fromisoformat(g.deadline) <= now
-    ]
+    """Active games whose deadline has passed at ``now``, by name; only
+    those games are read in full (issue 20: no scan of every game's state)."""
+    due = (store.game(name) for name, _, deadline in store.deadlines() if datetime.fromisoformat(deadline) <= now)
+    return [g for g in due if g is not None and g.status == ACTIVE and g.deadline is not None
+            and datetime.fromisoformat(g.deadline) <= now]
