@@ -27,7 +27,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--steady", action="store_true", help="bots that buy, build, run and pay (bank breaks)")
     args = parser.parse_args()
-    data = game_data(standin=True)
+    data = game_data()
     ends: Counter[str] = Counter()
     orders = 0
     slowest = 0.0
@@ -54,7 +54,7 @@ def dense() -> None:
     up to 120 random legal tiles of phases 3, 4 and 5 and a second station."""
     import random
 
-    data = game_data(standin=True)
+    data = game_data()
     g = engine.new_game(data, 4)
     for seat, line in (("S4", "BUY SCR"), ("S3", "BUY VIW"), ("S2", "BUY MNR"), ("S1", "BUY PLP"), ("S1", "BUY W"),
                        ("S2", "BUY K"), ("S3", "BUY LFKC"), ("S4", "BUY R"), ("S1", "PASS"), ("S2", "BUY SPR"),

@@ -1,4 +1,4 @@
-"""Shared helpers of the 1847 AE tests: the stand-in data, a position
+"""Shared helpers of the 1847 AE tests: the game data, a position
 driver that checks money after every order, and the seed's example as a
 script."""
 
@@ -11,7 +11,7 @@ from adjudicator.games.pfalz1847 import bots, engine
 from adjudicator.games.pfalz1847.data import GameData, game_data
 from adjudicator.games.pfalz1847.parse import parse_line
 
-DATA: GameData = game_data(standin=True)
+DATA: GameData = game_data()
 
 # The seed's "Eine Round Schritt für Schritt": 4 players with 390M; the
 # purchases of the others are one order of buying "the rest" that leaves
@@ -73,5 +73,5 @@ def quick_bot_order(data: GameData, g: dict[str, Any], rng: random.Random) -> An
 
 
 def random_game(seed: int, players: int, max_steps: int = 5000, steady: bool = False) -> tuple[dict[str, Any], int]:
-    """A seeded bots' game on the stand-in data, money checked after every order."""
+    """A seeded bots' game on the game data, money checked after every order."""
     return bots.random_game(DATA, seed, players, max_steps, steady)

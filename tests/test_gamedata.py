@@ -293,7 +293,7 @@ def test_gm_option_carries_a_value_with_spaces(judge: Table) -> None:
         "Refused, nothing changed: card.Z04.effects: cannot read the effect")
 
 
-@pytest.mark.parametrize("variant", ["kreml4", "liberte", "1847ae"])
+@pytest.mark.parametrize("variant", ["kreml4", "liberte"])
 def test_a_turn_game_is_created_by_mail_gets_its_template_and_starts_with_the_stand_in(judge: Table, variant: str) -> None:
     from adjudicator.games import game_module
 

@@ -1,7 +1,9 @@
 """1847 AE over the real mail stack (the judge as a process, Dovecot,
 SMTP): three players play a complete game by mail, each mail carrying
-the orders of one player's turn(s); the judge carries out every order,
-mails reports with the hex map, and ends the game."""
+the orders of one player's turn(s); the judge carries out every order
+(offers between directors answered by the other player, trains over a
+limit chosen by the director), mails reports with the hex map, and ends
+the game."""
 
 from __future__ import annotations
 
@@ -46,18 +48,29 @@ def _history(judge: RunningJudge) -> int:
 
 
 def test_a_complete_three_player_game_by_mail(judge: RunningJudge) -> None:
-    done = judge.cli("game", "create", "pf", "--variant", "1847ae", "--option", "data=standin",
-                     "--option", "language=en")
+    """Also issue 13 point 7: the start mail gives each player his money,
+    the seat order, the start packet open to him, the first deadline and
+    the map."""
+    done = judge.cli("game", "create", "pf", "--variant", "1847ae", "--option", "language=en")
     assert done.returncode == 0, done.stderr
     judge.start()
     players = {seat: judge.player(f"p{seat.lower()}", seat, f"pw-{seat}-seat") for seat in ("S1", "S2", "S3")}
     for seat, player in players.items():
         player.send(f"SIGNON {seat} pf pw-{seat}-seat\n")
-    for player in players.values():
-        start = text_of(player.wait_for("start", 1)[0])
-        assert "stand-in" in start.lower() or "1847" in start
+    for seat, player in players.items():
+        mail = player.wait_for("start", 1)[0]
+        start = text_of(mail)
+        assert "Your money: 500M; certificate limit 16" in start
+        assert f"Seat order: S1 - S2 - S3 (you: {seat}); the first round begins with S3" in start
+        assert "The start packet, open to you (BUY <id>): PLP " in start and "K Königsbach 110M [L 10%]" in start
+        assert "SPR Saarbrücker Privatbahn 190M [Saar 20%]" in start and "VIW " in start
+        assert "Phase SR1-0001, deadline " in start and "stand-in" not in start
+        assert any(part.get_content_type() == "image/png" for part in mail.walk())
     sent = 0
-    for seat, lines in _mails(63):
+    mails = _mails(34)
+    orders = [line for _, lines in mails for line in lines]
+    assert {"ACCEPT", "DECLINE"} <= set(orders) and any(o.startswith("DISCARD") for o in orders)
+    for seat, lines in mails:
         players[seat].orders("pf", *lines)
         sent += len(lines)
         wait_until(lambda: _history(judge) >= sent or None, 60, f"{sent} orders carried out")
@@ -68,9 +81,12 @@ def test_a_complete_three_player_game_by_mail(judge: RunningJudge) -> None:
     final = wait_until(lambda: next((m for m in players["S1"].mails("report") if "Final scores" in text_of(m)), None),
                        60, "the final report")
     assert any(part.get_content_type() == "image/png" for part in final.walk())
-    assert "stand-in" in text_of(final)
+    assert "stand-in" not in text_of(final)
     for player in players.values():
         assert "Final scores" in text_of(player.wait_for("report", 1)[0])
         turn = player.mails("turn")[0]                                   # "your turn" with the map and the orders
         assert any(part.get_content_type() == "image/png" for part in turn.walk())
         assert "PASS" in text_of(turn)
+    turns = [text_of(m) for player in players.values() for m in player.mails("turn")]
+    assert any("An offer to you: " in t and "ACCEPT" in t and "DECLINE" in t for t in turns)   # trades between directors
+    assert any("over the train limit: choose" in t and "DISCARD " in t for t in turns)

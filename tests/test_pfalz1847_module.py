@@ -1,5 +1,5 @@
-"""1847 AE through the game-module interface: registry, start (unknown
-tile manifest, stand-in, GM data files), turns, order checks in German
+"""1847 AE through the game-module interface: registry, start (the
+gathered tile manifest, stand-in, GM data files), turns, order checks in German
 and English, resolution, undo, reports and the map picture."""
 
 from __future__ import annotations
@@ -35,26 +35,31 @@ def test_variant_and_aliases_are_registered() -> None:
     assert len(game_module("1847ae-5").powers()) == 5
 
 
-def test_the_game_cannot_start_without_the_tile_manifest() -> None:
-    with pytest.raises(GameSetupError, match="tiles.counts is unknown"):
-        _module().start({}, 1)
+def test_the_game_starts_on_the_gathered_tile_manifest() -> None:
+    state = _module().start({}, 1)
+    assert state["standin"] is False and state["phase"] == "SR1-0001"
 
 
 def test_a_gm_tile_file_or_the_standin_starts_the_game() -> None:
     module = _module()
-    tiles = template("tiles").replace('"unknown"', "2").replace("2: name", "GM list: name")
+    tiles = template("tiles").replace('"57" = 2', '"57" = 3').replace('source = "18xx', 'source = "GM list, 18xx')
     state = module.start({"data.tiles": tiles}, 1)
     assert state["standin"] is False and state["phase"] == "SR1-0001"
     state = module.start({"data": "standin"}, 1)
     assert state["standin"] is True
     with pytest.raises(GameSetupError, match="data.tiles"):
         module.start({"data.tiles": "[tiles]\ncounts = { \"57\" = -1 }\n"}, 1)
+    with pytest.raises(GameSetupError, match="tiles.counts is unknown"):
+        module.start({"data.tiles": '[tiles]\ncounts = "unknown"\n'}, 1)
+    with pytest.raises(GameSetupError, match="cannot become 63"):
+        module.start({"data.tiles": '[tiles]\ncounts = { "57" = 1 }\nupgrades = { "57" = ["63"] }\n'}, 1)
 
 
 def test_data_files_have_templates_and_checks() -> None:
     files = {f.name: f for f in _module().data_files()}
-    assert files["tiles"].required and not files["market"].required
-    assert files["tiles"].check(files["tiles"].template())            # unknown counts are reported
+    assert not any(f.required for f in files.values())
+    assert files["tiles"].check(files["tiles"].template()) == ()
+    assert files["tiles"].check('[tiles]\ncounts = "unknown"\n')     # unknown counts are reported
     assert files["market"].check(files["market"].template()) == ()
     assert files["tiles"].check(standin_text()) == ()
     bad_market = files["market"].template().replace('"86p"', '"86"')
@@ -181,3 +186,40 @@ def test_a_resolution_always_moves_on() -> None:
 def test_the_standin_file_supplied_by_a_gm_is_still_marked_as_standin() -> None:
     state = _module().start({"data.tiles": standin_text()}, 1)
     assert state["standin"] is True
+
+
+def test_the_start_notes_give_money_seat_order_and_the_packet() -> None:
+    module = _module(4)
+    notes = {n.key: dict(n.fields) for n in module.seat_notes(module.start({}, 1), "S2")}
+    assert notes["p47_start_money"] == {"money": "390", "limit": "12"}
+    assert notes["p47_start_order"] == {"seats": "S1 - S2 - S3 - S4", "seat": "S2", "first": "S4", "twice": "S1"}
+    items = notes["p47_start_packet"]["items"].split("; ")
+    assert len(items) == 10 and items[0] == "PLP Pfälzische Ludwigsbahn (Direktor) 172M [L 20%]"
+    assert "W Weidenthal 135M [L 10%]" in items and "p47_standin" not in notes
+    assert "p47_standin" in {n.key for n in module.seat_notes(module.start({"data": "standin"}, 1), "S2")}
+
+
+def test_an_offer_by_mail_goes_to_the_other_director_and_his_deadline_declines_it() -> None:
+    import copy
+
+    from tests.pfalz1847_helpers import Table
+
+    module = _module(4)
+    g = copy.deepcopy(Table(4).script(EXAMPLE_SR1).g)                  # OR1: the L (S1) operates
+    g["phase"], g["trains"]["Saar"] = "3+3", ["3"]
+    assert g["director"]["Saar"] == "S2"
+    state = {**module.start({}, 1), "game": g}
+    check = module.check_orders(state, "S1", [(1, "KAUFE ZUG 3 VON SAAR 100"), (2, "FERTIG")])
+    assert [a.canonical for a in check.accepted] == ["BUY TRAIN 3 FROM SAAR 100"]
+    assert "not your turn" in check.problems[0].message                # S2 answers first
+    offered = module.resolve(state, {"S1": ["BUY TRAIN 3 FROM SAAR 100"]}).state
+    assert module.must_act(offered) == ("S2",) and module.pass_order(offered, "S2") == "DECLINE"
+    lines = module.actions_now(offered, "S2", "de")
+    assert lines[0] == "Du bist am Zug (S2, L)."
+    assert lines[1].startswith("Angebot an dich: die L (Direktor S1) bietet 100M für 3 von Saar.")
+    assert lines[2:] == ("ACCEPT", "DECLINE")
+    late = module.resolve(offered, {})                                  # the deadline: declined
+    assert late.state["game"]["trains"]["Saar"] == ["3"] and module.must_act(late.state) == ("S1",)
+    assert "S2 declines L's offer for 3" in module.report_lines(late.report, "en")
+    taken = module.resolve(offered, {"S2": ["ANNEHMEN"]}).state
+    assert taken["game"]["trains"]["L"] == ["3"] and taken["game"]["cash"]["Saar"] == 100

@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from adjudicator.games.pfalz1847 import engine, routes
+from adjudicator.games.pfalz1847 import asks, engine, routes
 from adjudicator.games.pfalz1847.board import board_of
 from adjudicator.games.registry import game_module
 from tests.pfalz1847_helpers import DATA, EXAMPLE_SR1, Table
@@ -354,7 +354,24 @@ def test_ruling_21_buying_trains() -> None:
     t = Table(g=g)
     t.do("S1", "BUY TRAIN 3 FROM SAAR 1")
     assert t.g["trains"]["L"] == ["3", "3"] and t.g["trains"]["Saar"] == [] and t.cash("Saar") == 1
-    g["director"]["Saar"] = "S2"
+    g["director"]["Saar"] = "S2"                                      # another director: an offer he answers
+    t = Table(g=g)
+    l_cash = t.cash("L")
+    t.do("S1", "BUY TRAIN 3 FROM SAAR 120")
+    assert t.seat == "S2" and t.g["trains"]["Saar"] == ["3"] and t.cash("L") == l_cash   # nothing moved yet
+    assert t.refused("S1", "DONE").key == "p47_not_your_turn"
+    assert t.refused("S2", "PASS").key == "p47_answer_offer"
+    assert [str(o) for o in engine.legal_orders(DATA, t.g)] == ["ACCEPT", "DECLINE"]
+    assert str(engine.default_order(DATA, t.g)) == "DECLINE"          # the deadline declines
+    offered = copy.deepcopy(t.g)
+    t.do("S2", "ACCEPT")
+    assert t.seat == "S1" and t.g["trains"]["L"] == ["3", "3"] and t.g["trains"]["Saar"] == []
+    assert t.cash("L") == l_cash - 120 and t.cash("Saar") == 120
+    t = Table(g=offered).do("S2", "ABLEHNEN")
+    assert t.seat == "S1" and t.g["trains"]["L"] == ["3"] and t.g["trains"]["Saar"] == ["3"]
+    assert t.g["log"][-1]["events"] == [{"event": "declined", "seat": "S2", "company": "L", "item": "3"}]
+    assert Table(g=g).refused("S1", "BUY TRAIN 3 FROM SAAR 1000").key == "p47_no_money"   # checked before asking
+    g["director"]["Saar"] = None
     assert Table(g=g).refused("S1", "BUY TRAIN 3 FROM SAAR 1").key == "p47_trade_director"
 
 
@@ -369,7 +386,20 @@ def test_ruling_22_rust_and_limit() -> None:
     t = Table(g=g)
     t.script([("S1", "PASS"), ("S1", "PASS"), ("S1", "WITHHOLD")])
     t.do("S1", "BUY TRAIN 4")                                         # phase 4: limit 3
-    assert t.g["phase"] == "4" and sorted(t.g["trains"]["L"]) == ["3+3", "3+3", "4"] and t.g["pool"] == ["3"]
+    assert t.g["phase"] == "4" and t.seat == "S1" and t.g["asks"][0]["kind"] == "discard"
+    assert [str(o) for o in engine.legal_orders(DATA, t.g)] == ["DISCARD 3", "DISCARD 3+3", "DISCARD 4"]
+    assert str(engine.default_order(DATA, t.g)) == "DISCARD 3"        # the deadline gives up the cheapest
+    assert t.refused("S1", "DONE").key == "p47_answer_discard"
+    chosen = Table(g=copy.deepcopy(t.g)).do("S1", "DISCARD 3+3")
+    assert sorted(chosen.g["trains"]["L"]) == ["3", "3+3", "4"] and chosen.g["pool"] == ["3+3"]
+    assert not chosen.g["asks"] and chosen.g["round"]["step"] == "trains"
+    t.do("S1", "DISCARD 3")
+    assert sorted(t.g["trains"]["L"]) == ["3+3", "3+3", "4"] and t.g["pool"] == ["3"]
+    same = copy.deepcopy(t.g)
+    same["trains"]["M"] = ["4", "4", "4"]
+    same["director"]["M"] = "S2"
+    asks.discard_choice(DATA, same, "M", 2)                           # all of one type: no question
+    assert same["trains"]["M"] == ["4", "4"] and not same["asks"] and same["pool"] == ["3", "4"]
     g = copy.deepcopy(t.g)
     g["depot"]["4"] = 0
     g["trains"]["L"] = ["3+3", "3+3"]
@@ -424,6 +454,20 @@ def test_ruling_24_forced_train_and_bankruptcy() -> None:
     t.do("S1", "DONE")                                               # Weidenthal's L share is sold first
     assert t.g["over"] and t.g["result"]["why"] == "bankruptcy"
     assert any(e.get("event") == "bankrupt" for e in t.g["log"][-1]["events"])
+    g = copy.deepcopy(example("OR1").g)                              # the director chooses what he sells
+    g["bank"] += g["cash"]["L"] + g["cash"]["S1"] - 70
+    g["cash"]["L"], g["cash"]["S1"] = 0, 70
+    g["floated"]["Saar"] = True
+    g["ipo"]["Saar"].remove(10)
+    g["certs"]["S1"]["Saar"] = [10]
+    t = Table(g=g).script([("S1", "PASS"), ("S1", "PASS")])          # no train: in need at the trains step
+    assert {"SELL 1 L", "SELL 1 SAAR"} <= {str(o).upper() for o in engine.legal_orders(DATA, t.g)}
+    assert t.price("L") == 82 and t.price("Saar") == 84
+    by_default = Table(g=copy.deepcopy(t.g)).do("S1", "DONE")        # the judge sells the cheaper L first
+    assert by_default.g["certs"]["S1"]["Saar"] == [10] and not by_default.g["certs"]["S1"].get("L")
+    t.do("S1", "SELL 1 Saar").do("S1", "DONE")                       # his own choice: the Saar share
+    assert not t.g["certs"]["S1"].get("Saar") and t.g["certs"]["S1"]["L"] == [10]
+    assert t.g["trains"]["L"] == ["3"] and t.cash("S1") == 70 + 84 - 150
 
 
 def test_ruling_25_investor_exchange() -> None:
@@ -472,7 +516,17 @@ def test_ruling_27_quarries() -> None:
     g["phase"] = "4"
     t = Table(g=g)
     assert t.refused("S1", "BUY PRIVATE W 80").key == "p47_quarry_price"
-    assert t.refused("S1", "BUY PRIVATE K 20").key == "p47_not_yours"      # S2's quarry
+    s2 = t.cash("S2")
+    asked = copy.deepcopy(t.do("S1", "BUY PRIVATE K 20").g)          # S2's quarry: S2 is asked
+    assert t.seat == "S2" and t.g["privates"]["K"]["owner"] == "S2"
+    t.do("S2", "ACCEPT")
+    assert t.g["privates"]["K"]["owner"] == "L" and t.cash("S2") == s2 + 20 and t.cash("L") == 226 - 20
+    t = Table(g=asked).do("S2", "DECLINE")
+    assert t.g["privates"]["K"]["owner"] == "S2" and t.cash("L") == 226 and t.seat == "S1"
+    g["privates"]["K"]["owner"] = "Saar"
+    assert Table(g=g).refused("S1", "BUY PRIVATE K 20").key == "p47_not_a_players"   # only from players
+    g["privates"]["K"]["owner"] = "S2"
+    t = Table(g=g)
     s1 = t.cash("S1")
     t.do("S1", "BUY PRIVATE W 50")
     assert t.cash("S1") == s1 + 50 and t.cash("L") == 226 - 50 and t.g["privates"]["W"]["owner"] == "L"
@@ -573,3 +627,41 @@ def test_ruling_32_operating_rounds_fixed_per_set() -> None:
     assert t.g["round"]["kind"] == "SR"                              # still one OR in this set
     t.script([("S2", "PASS"), ("S3", "PASS"), ("S4", "PASS"), ("S1", "PASS")])
     assert t.g["round"]["kind"] == "OR" and t.g["round"]["ors"] == 2  # phase 4: two
+
+
+def test_ruling_33_the_map_and_the_seeds_hex_count() -> None:
+    counts: dict[str, int] = {}
+    for h in DATA.hexes.values():
+        counts[h.colour] = counts.get(h.colour, 0) + 1
+    assert counts == {"white": 54, "yellow": 8, "gray": 12, "red": 9}   # 62 hexes for track, not the seed's 52
+    hexes = DATA.hexes
+    assert hexes["F18"].name == "Ludwigshafen" and hexes["F18"].shape.nodes[0].revenue == 30
+    assert hexes["G17"].shape.nodes[0].kind == "town" and "B" in hexes["G17"].states
+    assert hexes["G19"].cost == 80 and hexes["G19"].terrain == "water" and "B" in hexes["G19"].states
+    neustadt = hexes["G15"]
+    assert neustadt.colour == "gray" and (neustadt.shape.nodes[0].revenue, neustadt.shape.nodes[0].slots) == (30, 3)
+    for company in DATA.companies:                                        # every home of the seed is on the map
+        assert all(home in hexes and hexes[home].colour in ("white", "yellow", "gray") for home in company.home)
+    assert {"G7", "H6"} <= set(hexes) and DATA.coal_hexes == {"G7", "H6"}
+    b = board_of(DATA, {"G17": ["58", 1]}, {})                         # G17 lies between Ludwigshafen and Neustadt
+    assert any(node == ("G15", 0) for node, _ in b.segments(("G17", 0)))
+    assert any(node == ("F18", 0) for node, _ in b.segments(("G17", 0)))
+
+
+def test_ruling_34_the_tile_manifest() -> None:
+    counts = DATA.tile_counts
+    assert not DATA.standin and len(counts) == 50 and sum(counts.values()) == 123
+    assert any(counts[t] for t in ("3", "4", "58")) and any(counts[t] for t in ("5", "6", "57"))   # the seed's G17, G19
+    t = example("OR1")
+    t.script(OR1[:2])                                                   # the seed's first two tiles
+    assert t.g["tiles"] == {"G17": ["58", 1], "G19": ["57", 2]} and t.cash("L") == 350
+    g = copy.deepcopy(t.g)
+    g.update(phase="5", tiles={**g["tiles"], "G19": ["14", 2]})
+    g["operated"]["L"] = True
+    g["round"].update(lays=[], step="track")
+    t = Table(g=g)                                                      # a green two-place city stays green
+    assert t.refused("S1", "LAY 63 G19 ROT 0").key == "p47_no_upgrade_path"
+    g["tiles"]["G19"] = ["205", 2]
+    assert engine.lay_problem(DATA, g, "L", engine.Lay("63", "G19", 0)) is None
+    assert DATA.upgrade_allowed("56", "87") and not DATA.upgrade_allowed("56", "88")
+    assert DATA.upgrade_allowed("201", "207") and not DATA.upgrade_allowed("201", "12")

@@ -2,8 +2,8 @@
 immutable values, overridable table by table by a GM's data files.
 
 Every table can be replaced by a TOML text in the same format (option
-``data.<table>``); the tile manifest is unknown in the published data and
-must come from a GM's file or from the stand-in (option ``data=standin``).
+``data.<table>``); the older stand-in tile list (option ``data=standin``)
+stays for the games started with it.
 """
 
 from __future__ import annotations
@@ -130,6 +130,12 @@ class GameData:
     tile_counts: Mapping[str, int]
     standin: bool
     sources: Mapping[str, str]
+    tile_upgrades: Mapping[str, tuple[str, ...]] | None = None
+
+    def upgrade_allowed(self, old: str, new: str) -> bool:
+        """Whether a laid tile ``old`` may be replaced by ``new`` by the
+        table of upgrades (no table: only the standard geometric rule)."""
+        return self.tile_upgrades is None or new in self.tile_upgrades.get(old, ())
 
     def company(self, cid: str) -> Company:
         """The company ``cid`` (KeyError if none)."""
@@ -240,8 +246,8 @@ def build(t: Mapping[str, Any]) -> GameData:
         raise DataError(f"missing table(s): {', '.join(missing)}")
     tiles = t["tiles"]
     if tiles.get("counts") == "unknown" or not isinstance(tiles.get("counts"), dict):
-        raise DataError("tiles.counts is unknown: the tile manifest of 1847 AE is not in the published data; "
-                        "supply it as data file 'tiles' (see its template) or start with data=standin")
+        raise DataError("tiles.counts is unknown: give the number of each tile (tile = count) in data file "
+                        "'tiles' (see its template)")
     shapes = {str(k): _shape(v, f"tile_shapes.{k}") for k, v in t["tile_shapes"].items() if isinstance(v, dict)}
     counts: dict[str, int] = {}
     for tile, count in tiles["counts"].items():
@@ -250,6 +256,7 @@ def build(t: Mapping[str, Any]) -> GameData:
         if not isinstance(count, int) or count < 0:
             raise DataError(f"tiles.counts: tile {tile} count must be a whole number >= 0, not {count!r}")
         counts[str(tile)] = count
+    upgrades = _upgrades(tiles.get("upgrades"), shapes)
     bank = t["bank"]
     hexes: dict[str, Hex] = {}
     for raw in t["map"].get("hexes", ()):
@@ -301,10 +308,29 @@ def build(t: Mapping[str, Any]) -> GameData:
         frozenset(bonuses["a"]), frozenset(bonuses["b"]), frozenset(bonuses["z"]), frozenset(bonuses["coal"]),
         hexes, shapes, counts, bool(tiles.get("standin", False)),
         {name: str(t[name].get("source", "")) if isinstance(t[name], dict) else str(t[name][0].get("source", ""))
-         for name in TABLES})
+         for name in TABLES}, upgrades)
     for company in companies:
         data.par_cell(company.par)
     return data
+
+
+def _upgrades(raw: Any, shapes: Mapping[str, Shape]) -> dict[str, tuple[str, ...]] | None:
+    """The table ``tiles.upgrades`` checked: every tile named has a shape
+    and each upgrade is of the next colour."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise DataError("tiles.upgrades must be a table of tile = [tiles it may become]")
+    after = {"yellow": "green", "green": "brown"}
+    found: dict[str, tuple[str, ...]] = {}
+    for old, news in raw.items():
+        if str(old) not in shapes or not isinstance(news, list):
+            raise DataError(f"tiles.upgrades: {old} is no tile of tile_shapes or its upgrades are no list")
+        for new in news:
+            if str(new) not in shapes or shapes[str(new)].colour != after.get(shapes[str(old)].colour):
+                raise DataError(f"tiles.upgrades: {old} ({shapes[str(old)].colour}) cannot become {new}")
+        found[str(old)] = tuple(str(n) for n in news)
+    return found
 
 
 def check_table(name: str, text: str) -> tuple[str, ...]:
@@ -326,16 +352,8 @@ def check_table(name: str, text: str) -> tuple[str, ...]:
 
 
 def template(name: str) -> str:
-    """The file a GM fills in for table ``name``: the tiles template lists
-    every tile shape with its count unknown; any other table is its
-    current text from ``cards/1847ae.toml`` as a starting point."""
-    if name == "tiles":
-        tables = _tables(base_text(), "cards/1847ae.toml")
-        lines = ["# 1847 AE tile manifest: replace every \"unknown\" by the number of that tile in the game",
-                 "# (0 if the game has none).  Tile shapes are in cards/1847ae.toml [tile_shapes].",
-                 "[tiles]", 'source = "unknown: name where the counts come from"', "[tiles.counts]"]
-        lines += [f'"{k}" = "unknown"' for k in tables["tile_shapes"] if k != "source"]
-        return "\n".join(lines) + "\n"
+    """The file a GM fills in for table ``name``: its current text from
+    ``cards/1847ae.toml`` as a starting point."""
     if name not in TABLES:
         raise DataError(f"no table {name} (tables: {', '.join(TABLES)})")
     kept: list[str] = []

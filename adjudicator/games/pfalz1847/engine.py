@@ -23,7 +23,7 @@ from adjudicator.games.pfalz1847.position import (
     money_total, actor, operating, round_label, packet, _place, company_id, score, company_trains, next_train,
     JSON, STEPS,
 )
-from adjudicator.games.pfalz1847 import operate, stock, track
+from adjudicator.games.pfalz1847 import asks, operate, stock, track
 from adjudicator.games.pfalz1847.operate import _operating_order
 from adjudicator.games.pfalz1847.track import lay_options, lay_problem, station_problem
 
@@ -31,7 +31,7 @@ __all__ = [
     "JSON", "STEPS", "Refusal", "Lay", "Station", "seats", "new_game", "apply", "legal_orders", "candidate_orders",
     "board", "phase", "colour_index", "percent", "cert_count", "sold_percent", "price", "money_total", "actor",
     "operating", "round_label", "packet", "company_id", "score", "company_trains", "next_train", "lay_options",
-    "lay_problem", "station_problem", "_operating_order", "_started",
+    "lay_problem", "station_problem", "_operating_order", "_started", "default_order",
 ]
 
 
@@ -61,6 +61,7 @@ def new_game(data: GameData, players: int) -> JSON:
         "operated": {c.id: False for c in data.companies},
         "depot": {t.name: t.count for t in data.trains},
         "pool": [],
+        "asks": [],
         "privates": {p.id: {"owner": None, "closed": False} for p in data.privates},
         "tiles": {},
         "stations": {},
@@ -99,7 +100,9 @@ def apply(data: GameData, g: JSON, seat: str, order: Order) -> JSON:
     new = {k: _clone(v) for k, v in g.items() if k != "log"}
     new["log"] = []
     kind = new["round"]["kind"]
-    if kind == "draft":
+    if asks.pending(new):
+        asks.answer(data, new, seat, order)
+    elif kind == "draft":
         stock._draft(data, new, seat, order)
     elif kind == "SR":
         stock._stock(data, new, seat, order)
@@ -108,6 +111,18 @@ def apply(data: GameData, g: JSON, seat: str, order: Order) -> JSON:
     events = new["log"]
     new["log"] = g["log"] + [{"seat": seat, "order": str(order), "events": events}]
     return new
+
+
+def default_order(data: GameData, g: JSON) -> Order | None:
+    """The order the judge gives for the seat on turn at its deadline: the
+    answer to an open question by its default (``asks.default_order``),
+    ``DONE`` in an operating turn, ``PASS`` otherwise; None when over."""
+    if g["over"]:
+        return None
+    answer = asks.default_order(data, g)
+    if answer is not None:
+        return answer
+    return Done() if g["round"]["kind"] == "OR" else Pass()
 
 
 def legal_orders(data: GameData, g: JSON, limit_lays: int = 400) -> list[Order]:
@@ -132,6 +147,8 @@ def candidate_orders(data: GameData, g: JSON, limit_lays: int = 400) -> list[Ord
     lays are already checked)."""
     seat = actor(data, g)
     assert seat is not None
+    if asks.pending(g):
+        return asks.answers(data, g)
     r = g["round"]
     candidates: list[Order] = [Pass()]
     cash = g["cash"][seat]
@@ -173,12 +190,12 @@ def candidate_orders(data: GameData, g: JSON, limit_lays: int = 400) -> list[Ord
         offered = next_train(data, g)
         candidates += [BuyTrain(n) for n in sorted(set(g["pool"]) | ({offered.name} if offered else set()))]
         for other in data.companies:
-            if other.id != cid and g["director"][other.id] == seat:
-                for n in set(g["trains"][other.id]):
+            if other.id != cid and g["director"][other.id] is not None:
+                for n in sorted(set(g["trains"][other.id])):
                     candidates.append(BuyTrain(n, other.id, 1))
                     candidates.append(BuyTrain(n, other.id, data.train(n).price))
         for p in data.privates:
-            if p.kind == "quarry" and g["privates"][p.id]["owner"] == seat:
+            if p.kind == "quarry" and g["privates"][p.id]["owner"] in g["players"]:
                 candidates.append(CompanyBuysPrivate(p.id, p.sale[0]))
                 candidates.append(CompanyBuysPrivate(p.id, p.sale[1]))
         if operate._in_emergency(data, g, cid):

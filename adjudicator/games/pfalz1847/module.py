@@ -19,11 +19,11 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from adjudicator.games.base import (
-    JSON, AcceptedOrder, DataFile, GameSetupError, OrderCheck, OrderProblem, Resolution, TurnPhase,
+    JSON, AcceptedOrder, DataFile, GameSetupError, Note, OrderCheck, OrderProblem, Resolution, TurnPhase,
 )
 from adjudicator.games.pfalz1847 import engine
 from adjudicator.games.pfalz1847.data import TABLES, DataError, GameData, check_table, game_data, template
-from adjudicator.games.pfalz1847.orders import Done, Pass, Undo
+from adjudicator.games.pfalz1847.orders import Undo
 from adjudicator.games.pfalz1847.parse import HINT, ParseError, parse_line
 from adjudicator.games.pfalz1847.picture import draw
 from adjudicator.games.pfalz1847.report import actions_now, build_report, report_lines, status_lines
@@ -92,9 +92,10 @@ class Pfalz1847:
         return f"{'Spieler' if language == 'de' else 'Player'} {power.removeprefix('S')}"
 
     def start(self, options: Mapping[str, Any], seed: int) -> JSON:
-        """The position before the first order; raises ``GameSetupError``
-        naming every table that is unknown (the tile manifest, unless a GM
-        file ``data.tiles`` or ``data=standin`` supplies it) or wrong."""
+        """The position before the first order on the gathered data (each
+        GM file ``data.<table>`` laid over it; ``data=standin``: the older
+        stand-in tile list); raises ``GameSetupError`` naming every table
+        that is wrong."""
         overrides = _overrides(options)
         standin = str(options.get("data", "")).lower() == "standin"
         try:
@@ -189,7 +190,7 @@ class Pfalz1847:
             history.append([str(seat), str(order)])
             done.append(str(order))
         if seat and not done and engine.actor(data, g) == seat:
-            fallback = str(Done()) if g["round"]["kind"] == "OR" else str(Pass())
+            fallback = str(engine.default_order(data, g))
             g = engine.apply(data, g, seat, parse_line(fallback))    # never resolve to the same phase
             history.append([seat, fallback])
             done.append(fallback)
@@ -210,6 +211,26 @@ class Pfalz1847:
         data, g = data_of(state), state["game"]
         return {p: engine.score(data, g, p) for p in g["players"]}
 
+    def seat_notes(self, state: JSON, power: str) -> tuple[Note, ...]:
+        """For the start mail: the seat's money and certificate limit, the
+        seat order with who buys first, and the start packet open to it
+        (every item with its price and the certificates under it)."""
+        data, g = data_of(state), state["game"]
+        names = list(g["players"])
+        items = []
+        for pid in engine.packet(data, g):
+            private = data.private(pid)
+            under = ", ".join(f"{cid} {pct}%" for cid, pct, _ in private.shares)
+            items.append(f"{pid} {private.name} {private.price}M" + (f" [{under}]" if under else ""))
+        limit = str(data.cert_limit[len(names)])
+        notes = [Note("p47_start_money", (("money", str(g["cash"][power])), ("limit", limit))),
+                 Note("p47_start_order", (("seats", " - ".join(names)), ("seat", power),
+                                          ("first", names[-1]), ("twice", names[0]))),
+                 Note("p47_start_packet", (("items", "; ".join(items)),))]
+        if data.standin:
+            notes.append(Note("p47_standin"))
+        return tuple(notes)
+
     def private_lines(self, state: JSON, power: str, language: str) -> tuple[str, ...]:
         """Nothing: every holding and every action of 1847 AE is public (the
         judge's "your turn" mail lists the actions since and those open)."""
@@ -224,11 +245,12 @@ class Pfalz1847:
 
     def pass_order(self, state: JSON, power: str) -> str | None:
         """``PASS`` in the start packet and stock rounds, ``DONE`` in an
-        operating turn; None when ``power`` is not on turn."""
+        operating turn, ``DECLINE`` for an offer, ``DISCARD`` the cheapest
+        train over a limit; None when ``power`` is not on turn."""
         data, g = data_of(state), state["game"]
         if engine.actor(data, g) != power:
             return None
-        return str(Done()) if g["round"]["kind"] == "OR" else str(Pass())
+        return str(engine.default_order(data, g))
 
     def round_key(self, state: JSON) -> str:
         """The round, and in an operating round the company on turn."""
@@ -249,10 +271,9 @@ class Pfalz1847:
         return None
 
     def data_files(self) -> tuple[DataFile, ...]:
-        """The tile manifest (required: unknown in the published data) and
-        every other table (optional overrides)."""
-        return tuple(DataFile(name, _template_of(name), _check_of(name), required=name == "tiles")
-                     for name in TABLES)
+        """Every table as an optional override (none is required: the
+        tile manifest is gathered too, see ``cards/1847ae.toml``)."""
+        return tuple(DataFile(name, _template_of(name), _check_of(name), required=False) for name in TABLES)
 
     def report_lines(self, report: JSON, language: str) -> tuple[str, ...]:
         """One turn in a few lines (orders, events, final scores)."""

@@ -128,12 +128,38 @@ class BuyTrain:
 
 @dataclass(frozen=True)
 class CompanyBuysPrivate:
-    """The operating company buys a quarry from its director."""
+    """The operating company buys a quarry from a player (its director
+    at once, another player when he accepts)."""
     private: str
     price: int
 
     def __str__(self) -> str:
         return f"BUY PRIVATE {self.private} {self.price}"
+
+
+@dataclass(frozen=True)
+class Accept:
+    """Accept the offer made to oneself (a train or a quarry for a price)."""
+
+    def __str__(self) -> str:
+        return "ACCEPT"
+
+
+@dataclass(frozen=True)
+class Decline:
+    """Decline the offer made to oneself."""
+
+    def __str__(self) -> str:
+        return "DECLINE"
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Give a train of type ``train`` over the train limit to the pool."""
+    train: str
+
+    def __str__(self) -> str:
+        return f"DISCARD {self.train}"
 
 
 @dataclass(frozen=True)
@@ -162,4 +188,4 @@ class Undo:
 
 
 Order = (BuyPrivate | BuyShare | Par | Sell | Exchange | Nationalize | Lay | Station | Run | RunBest | Payout
-         | BuyTrain | CompanyBuysPrivate | Pass | Done | Undo)
+         | BuyTrain | CompanyBuysPrivate | Accept | Decline | Discard | Pass | Done | Undo)

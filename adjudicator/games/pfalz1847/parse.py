@@ -12,16 +12,16 @@ from functools import cache
 from lark import Lark, Token, Tree, UnexpectedInput
 
 from adjudicator.games.pfalz1847.orders import (
-    BuyPrivate, BuyShare, BuyTrain, CompanyBuysPrivate, Done, Exchange, Lay, Nationalize, Order, Par, Pass, Payout,
-    Run, RunBest, Sell, Station, Undo,
+    Accept, BuyPrivate, BuyShare, BuyTrain, CompanyBuysPrivate, Decline, Discard, Done, Exchange, Lay, Nationalize,
+    Order, Par, Pass, Payout, Run, RunBest, Sell, Station, Undo,
 )
 from adjudicator.resources import grammar_path
 
 HINT = ("BUY K | BUY L IPO | BUY L MARKET | PAR HLB 80 | SELL 2 L | EXCHANGE MNR | NATIONALIZE L FROM S2 | "
         "LAY 58 G17 ROT 1 | STATION G15 | RUN 3: F18-G17-G15 | RUN BEST | DIVIDEND | WITHHOLD | BUY TRAIN 3 | "
-        "BUY TRAIN 3+3 FROM SAAR 200 | BUY PRIVATE W 50 | PASS | DONE | UNDO (deutsch: KAUFE, GRUENDE, VERKAUFE, "
-        "TAUSCHE, VERSTAATLICHE ... VON, LEGE ... DREHUNG, BAHNHOF, FAHRE, FAHRE BESTE, AUSSCHUETTEN, EINBEHALTEN, "
-        "KAUFE ZUG, PASSE, FERTIG, ZURUECK)")
+        "BUY TRAIN 3+3 FROM SAAR 200 | BUY PRIVATE W 50 | ACCEPT | DECLINE | DISCARD 3 | PASS | DONE | UNDO "
+        "(deutsch: KAUFE, GRUENDE, VERKAUFE, TAUSCHE, VERSTAATLICHE ... VON, LEGE ... DREHUNG, BAHNHOF, FAHRE, "
+        "FAHRE BESTE, AUSSCHUETTEN, EINBEHALTEN, KAUFE ZUG, ANNEHMEN, ABLEHNEN, ABGEBEN, PASSE, FERTIG, ZURUECK)")
 
 MAX_LINE = 200
 
@@ -97,6 +97,12 @@ def parse_line(text: str) -> Order:
         return Run(train_name(words["TRAINNAME"]), tuple(p.upper() for p in parts if p.type == "HEX"))
     if kind == "payout":
         return Payout(parts[0].type == "DIVIDEND")
+    if kind == "accept":
+        return Accept()
+    if kind == "decline":
+        return Decline()
+    if kind == "discard":
+        return Discard(train_name(words["TRAINNAME"]))
     if kind == "pass_":
         return Pass()
     if kind == "done":

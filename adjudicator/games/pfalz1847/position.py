@@ -101,6 +101,9 @@ def actor(data: GameData, g: JSON) -> str | None:
     """The seat to act now (None when the game is over)."""
     if g["over"]:
         return None
+    asks = g.get("asks")
+    if asks:
+        return str(asks[0]["to"])
     r = g["round"]
     if r["kind"] == "OR":
         return str(g["director"][r["order"][r["index"]]])

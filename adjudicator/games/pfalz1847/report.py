@@ -94,11 +94,14 @@ def actions_now(data: GameData, g: JSON, seat: str, language: str, short: bool =
     others = [str(o) for o in orders if not str(o).startswith("LAY")]
     shown = others + lays[:12]
     lines = [] if short else [say("p47_your_turn", language, who=_who(g, seat))]
+    ask = (g.get("asks") or [None])[0]
+    if ask is not None and not short:
+        lines.append(say(f"p47_ask_{ask['kind']}", language, **ask))
     lines += shown
     if len(lays) > 12:
         lines.append(say("p47_act_more_lays", language, count=len(lays) - 12))
     cid = engine.operating(g)
-    if cid and not short and g["trains"][cid] and g["round"]["step"] in ("track", "station", "run"):
+    if cid and not short and ask is None and g["trains"][cid] and g["round"]["step"] in ("track", "station", "run"):
         trains = engine.company_trains(data, g, cid)
         total, picks = routes.best(engine.board(data, g), cid, trains, engine.colour_index(data, g))
         text = ", ".join(f"RUN {t.name}: {p.text()}" for t, p in zip(trains, picks) if p is not None) or "-"
@@ -107,7 +110,8 @@ def actions_now(data: GameData, g: JSON, seat: str, language: str, short: bool =
 
 
 def _who(g: JSON, seat: str) -> str:
-    cid = engine.operating(g)
+    asks = g.get("asks")
+    cid = asks[0]["company"] if asks else engine.operating(g)
     return f"{seat}, {cid}" if cid else seat
 
 

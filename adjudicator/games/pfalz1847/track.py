@@ -81,6 +81,8 @@ def lay_problem(data: GameData, g: JSON, cid: str, order: Lay,
             return Refusal("p47_stops_differ", tile=tile, hex=at)
         if not _path_set(old) <= _path_set(turned):
             return Refusal("p47_keep_track", tile=tile, hex=at)
+    if at in g["tiles"] and not data.upgrade_allowed(g["tiles"][at][0], tile):
+        return Refusal("p47_no_upgrade_path", tile=tile, hex=at)
     for side in _exits(turned) - _exits(old):
         if neighbour(data, at, side) is None:
             return Refusal("p47_off_map", hex=at, side=side)

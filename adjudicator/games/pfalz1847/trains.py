@@ -10,7 +10,7 @@ from adjudicator.games.pfalz1847.position import (
     Refusal, phase, price, operating, _pay, _move, _private_id, company_id, next_train, _cheapest,
     _phase_reached, JSON, STEPS,
 )
-from adjudicator.games.pfalz1847 import operate
+from adjudicator.games.pfalz1847 import asks, operate
 
 
 def _buy_train(data: GameData, g: JSON, cid: str, order: BuyTrain) -> None:
@@ -30,16 +30,14 @@ def _buy_train(data: GameData, g: JSON, cid: str, order: BuyTrain) -> None:
             raise Refusal("p47_no_trade", phase=g["phase"])
         if seller not in g["trains"] or seller in (cid, "LFK"):
             raise Refusal("p47_no_company", company=order.seller, companies=", ".join(c.id for c in data.companies))
-        if g["director"][seller] != g["director"][cid]:
+        _trade_check(data, g, cid, seller, name, order.price)
+        director, other = g["director"][cid], g["director"][seller]
+        if other is None:
             raise Refusal("p47_trade_director", seller=seller)
-        if name not in g["trains"][seller]:
-            raise Refusal("p47_seller_lacks", seller=seller, train=name)
-        if order.price < 1 or g["cash"][cid] < order.price:
-            raise Refusal("p47_no_money", need=max(order.price, 1), have=g["cash"][cid])
-        g["trains"][seller].remove(name)
-        g["trains"][cid].append(name)
-        _pay(g, cid, seller, order.price)
-        g["log"].append({"event": "train", "company": cid, "train": name, "price": order.price, "from": seller})
+        if other == director:
+            trade_train(data, g, cid, seller, name, order.price)
+        else:
+            asks.offer(g, "train", cid, name, seller, order.price, other, director)
         return
     if name in g["pool"]:
         cost = data.train(name).price
@@ -75,6 +73,26 @@ def _buy_train(data: GameData, g: JSON, cid: str, order: BuyTrain) -> None:
         _new_phase(data, g, name)
 
 
+def _trade_check(data: GameData, g: JSON, cid: str, seller: str, name: str, price_: int) -> None:
+    if name not in g["trains"][seller]:
+        raise Refusal("p47_seller_lacks", seller=seller, train=name)
+    if len(g["trains"][cid]) >= phase(data, g).limit:
+        raise Refusal("p47_train_limit", limit=phase(data, g).limit)
+    if price_ < 1 or g["cash"][cid] < price_:
+        raise Refusal("p47_no_money", need=max(price_, 1), have=g["cash"][cid])
+
+
+def trade_train(data: GameData, g: JSON, cid: str, seller: str, name: str, price_: int) -> None:
+    """``cid`` buys a ``name`` train from the company ``seller`` for
+    ``price_`` (both directors agreed); raises ``Refusal`` when that is no
+    longer possible."""
+    _trade_check(data, g, cid, seller, name, price_)
+    g["trains"][seller].remove(name)
+    g["trains"][cid].append(name)
+    _pay(g, cid, seller, price_)
+    g["log"].append({"event": "train", "company": cid, "train": name, "price": price_, "from": seller})
+
+
 def _pay_train(data: GameData, g: JSON, cid: str, cost: int) -> None:
     """The company pays; when it must have a train and cannot, its director
     adds the rest from his own money."""
@@ -107,12 +125,9 @@ def _new_phase(data: GameData, g: JSON, name: str) -> None:
                     g["log"].append({"event": "rusted", "company": cid, "train": t.name, "count": before - len(g["trains"][cid])})
             g["pool"] = [x for x in g["pool"] if x != t.name]
     limit = data.phase(name).limit
-    for cid, owned in g["trains"].items():
-        while len(owned) > limit:
-            cheapest = min(owned, key=lambda x: data.train(x).price)
-            owned.remove(cheapest)
-            g["pool"].append(cheapest)
-            g["log"].append({"event": "discarded", "company": cid, "train": cheapest})
+    for company in data.companies:
+        if len(g["trains"][company.id]) > limit:
+            asks.discard_choice(data, g, company.id, limit)
     if "forced_exchange" in data.phase(name).flags:
         g["must_exchange"] = True
     if "close_quarries" in data.phase(name).flags:
@@ -129,13 +144,29 @@ def _company_buys_private(data: GameData, g: JSON, cid: str, seat: str, order: C
     if "quarries" not in phase(data, g).flags:
         raise Refusal("p47_no_quarries_phase", phase=g["phase"])
     state = g["privates"][pid]
-    if state["owner"] != seat or state["closed"]:
-        raise Refusal("p47_not_yours", private=pid)
+    owner = state["owner"]
+    if owner not in g["players"] or state["closed"]:
+        raise Refusal("p47_not_a_players", private=pid)
     low, high = data.private(pid).sale
     if not low <= order.price <= high:
         raise Refusal("p47_quarry_price", private=pid, low=low, high=high)
     if g["cash"][cid] < order.price:
         raise Refusal("p47_no_money", need=order.price, have=g["cash"][cid])
-    _pay(g, cid, seat, order.price)
+    if owner == seat:
+        sell_quarry(data, g, cid, seat, pid, order.price)
+    else:
+        asks.offer(g, "private", cid, pid, owner, order.price, owner, seat)
+
+
+def sell_quarry(data: GameData, g: JSON, cid: str, seller: str, pid: str, price_: int) -> None:
+    """The player ``seller`` sells the quarry ``pid`` to ``cid`` for
+    ``price_``; raises ``Refusal`` when that is no longer possible."""
+    state = g["privates"][pid]
+    if state["owner"] != seller or state["closed"]:
+        raise Refusal("p47_not_a_players", private=pid)
+    if g["cash"][cid] < price_:
+        raise Refusal("p47_no_money", need=price_, have=g["cash"][cid])
+    _pay(g, cid, seller, price_)
     state["owner"] = cid
-    g["log"].append({"event": "company_bought_private", "company": cid, "private": pid, "price": order.price})
+    g["log"].append({"event": "company_bought_private", "company": cid, "private": pid, "price": price_,
+                     "seller": seller})
