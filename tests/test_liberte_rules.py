@@ -12,6 +12,8 @@ from adjudicator.games.base import GameModule
 from adjudicator.games.liberte import Liberte, liberte3, liberte4, liberte6
 from adjudicator.games.liberte.state import free_markers
 from adjudicator.games.registry import game_module
+from adjudicator.service.notes import note_text
+from adjudicator.service.render import Texts
 from tests.liberte.driver import step
 from tests.liberte.scenario import DATA, cards, lines, position
 
@@ -23,7 +25,12 @@ BLUE_OUEST = cards("person", faction="blue", region="OUEST")
 
 
 def problems(module: Liberte, state: dict[str, Any], seat: str, line: str, language: str = "en") -> list[str]:
-    return [p.message for p in module.check_orders(state, seat, lines(line), language).problems]
+    """The reasons as the judge words them from the catalogue notes in
+    ``language``; the module's own text in that language reads the same."""
+    found = module.check_orders(state, seat, lines(line), language).problems
+    worded = [note_text(p.note, Texts(language), str) for p in found if p.note is not None]
+    assert worded == [p.message for p in found]
+    return worded
 
 
 def act(module: Liberte, state: dict[str, Any], seat: str, *texts: str) -> Any:
@@ -603,13 +610,17 @@ def test_ruling_33_refill_never_forces_a_discard() -> None:
     assert sorted(after["hands"]["A"]) == sorted(hand + display) and after["displays"]["A"] == []
 
 
-@pytest.mark.parametrize("language, line, words", [
-    ("en", "PLAY", "the order is incomplete"), ("de", "SPIELE", "der Befehl ist unvollständig"),
-    ("en", "FLY A12 PARIS", "cannot read 'FLY' here"), ("de", "FLIEG A12", "unlesbar ab 'FLIEG'")])
-def test_unreadable_lines_are_answered_in_the_players_language(language: str, line: str, words: str) -> None:
+@pytest.mark.parametrize("language, line, words, forms", [
+    ("en", "PLAY", "the order is incomplete", "PLAY A12 PARIS"),
+    ("de", "SPIELE", "der Befehl ist unvollständig", "SPIELE A12"),
+    ("en", "FLY A12 PARIS", "cannot read 'FLY' here", "TAKE DECK"),
+    ("de", "FLIEG A12", "unlesbar ab 'FLIEG'", "NIMM STAPEL")])
+def test_unreadable_lines_are_answered_in_the_players_language(language: str, line: str, words: str,
+                                                               forms: str) -> None:
     module, state = position()
     check = module.check_orders(state, "A", lines(line), language)
-    assert [p.message for p in check.problems] == [words] and check.problems[0].hint
+    (said,) = problems(module, state, "A", line, language)
+    assert said.startswith(words + "; ") and forms in said and said == check.problems[0].message
     assert check.missing == ("R1-001: PASS",)
 
 
@@ -621,15 +632,19 @@ def test_only_the_seat_whose_turn_it_is_may_order() -> None:
     assert module.round_key(state) == "R1-actions"
 
 
-def test_the_judge_answers_in_both_languages_when_it_does_not_know_the_readers() -> None:
+def test_the_judge_words_every_reason_in_the_games_language() -> None:
+    """Without a language the module's text is English, and every reason
+    carries its catalogue note, which the judge words in the game's
+    language: no "German / English" pairs."""
     card = BLUE_CENTRE[0]
     module, state = position(hands={"A": [card]}, board={"PARIS": [["B", "blue", 1]]})
     check = module.check_orders(state, "A", lines(f"PLAY {card} PARIS/B", "REFILL"))
     assert [p.message for p in check.problems] == [
-        "Regel 5: nur Spieler B legt Steine auf seinen Stapel in Paris / "
         "rule 5: only player B adds blocks to his stack in Paris",
-        "jetzt nicht möglich: R1-001 verlangt SPIELE, SONDER, NIMM oder PASSE / "
         "not allowed now: R1-001 needs PLAY, SPECIAL, TAKE or PASS"]
+    assert [note_text(p.note, Texts("de"), str) for p in check.problems if p.note] == [
+        "Regel 5: nur Spieler B legt Steine auf seinen Stapel in Paris",
+        "jetzt nicht möglich: R1-001 verlangt SPIELE, SONDER, NIMM oder PASSE"]
 
 
 def test_report_and_status_lines_for_the_judge() -> None:

@@ -41,6 +41,8 @@ class Mail:
     to: str
     kind: str
     text: str
+    images: tuple[str, ...] = ()
+    """The content types of the mail's attachments that are pictures."""
 
 
 class Table:
@@ -68,8 +70,10 @@ class Table:
             assert body is not None
             text = str(body.get_content()).replace("\r\n", "\n")
             kind = next(line.removeprefix(":: Kind: ") for line in text.splitlines() if line.startswith(":: Kind: "))
+            images = tuple(part.get_content_type() for part in parsed.iter_attachments()
+                           if part.get_content_maintype() == "image")
             for recipient in queued.recipients:
-                mails.append(Mail(recipient, kind, text))
+                mails.append(Mail(recipient, kind, text, images))
             self.store.mark_sent(queued.id, START.isoformat())
         return mails
 
@@ -148,3 +152,106 @@ def test_a_whole_game_by_mail(table: Table) -> None:
     assert record is not None and record.status == "finished"
     assert record.state["game"]["result"]["kind"] in ("points", "landslide", "counter_revolution")
     assert sealed_rounds > 0 and {"acknowledgement", "turn"} <= kinds
+
+
+def _signed_on(table: Table, language: str) -> dict[str, list[Mail]]:
+    """A stand-in game in ``language`` with all four seats signed on: the
+    mails each sign-on brought, by recipient."""
+    create_game(table.store, table.config, "lib", "liberte", {"data": "standin", "language": language}, START,
+                gm=GM, seed=11)
+    got: dict[str, list[Mail]] = {}
+    for seat in SEATS:
+        for mail in table.send(seat):
+            got.setdefault(mail.to, []).append(mail)
+    return got
+
+
+@pytest.mark.parametrize("language, words", [
+    ("de", ("Deine Hand: ", "Offene Karten: ", "Spielerreihenfolge der Runde 1: ", "du bist an Platz ", "Frist")),
+    ("en", ("Your hand: ", "Open cards: ", "Player order of round 1: ", "you are in place ", "deadline"))])
+def test_the_start_mail_gives_hand_open_cards_order_deadline_and_picture(table: Table, language: str,
+                                                                       words: tuple[str, ...]) -> None:
+    """Issue 13 point 7 for Liberté: each player's start mail names his
+    hand, the open cards, the player order with his place, the first
+    deadline, and carries the board picture."""
+    got = _signed_on(table, language)
+    g = table.state()["game"]
+    record = table.store.game("lib")
+    assert record is not None and record.deadline is not None
+    for seat in SEATS:
+        (start,) = [m for m in got[f"{seat.lower()}@players.test"] if m.kind == "start"]
+        hand, order, place_word, deadline = words[0], words[2], words[3], words[4]
+        assert hand + " ".join(g["hands"][seat]) in start.text  # type: ignore[index]
+        assert words[1] + " ".join(g["open"]) not in start.text  # type: ignore[index]  # names too
+        assert all(f"{c} (" in start.text for c in g["open"])  # type: ignore[union-attr]
+        assert order + ", ".join(g["order"]) in start.text  # type: ignore[arg-type]
+        assert place_word + str(g["order"].index(seat) + 1) in start.text  # type: ignore[union-attr]
+        assert deadline.lower() in start.text.lower() and f":: Deadline: " in start.text
+        assert start.images == ("image/png",)
+        for other in SEATS:
+            if other != seat:
+                assert hand + " ".join(g["hands"][other]) not in start.text  # type: ignore[index]
+
+
+def test_every_your_turn_mail_carries_the_board_picture(table: Table) -> None:
+    """Issue 17 point 6: the "your turn" mail shows the board (a PNG of
+    the module's picture), the first one after the start and the next one
+    after a player's action."""
+    got = _signed_on(table, "en")
+    first = table.state()["game"]["order"][0]  # type: ignore[index]
+    (turn,) = [m for m in got[f"{first.lower()}@players.test"] if m.kind == "turn"]
+    assert turn.images == ("image/png",)
+    mails = table.send(first, "PASS")
+    second = table.state()["game"]["order"][1]  # type: ignore[index]
+    (turn,) = [m for m in mails if m.kind == "turn"]
+    assert turn.to == f"{second.lower()}@players.test" and turn.images == ("image/png",)
+
+
+def _rules_position(table: Table) -> str:
+    """A's turn with a blue Centre card of two blocks in hand; Paris holds
+    A's blue 2, Berry three stacks of B, C and D, Touraine A's red 1,
+    Orléanais B's blue 1.  Returns the card."""
+    from tests.liberte.scenario import DATA
+
+    record = table.store.game("lib")
+    assert record is not None
+    g = dict(record.state["game"])
+    card = next(c for c in DATA.cards.values() if c.kind == "person" and c.faction == "blue" and c.region == "CENTRE"
+                and c.blocks >= 2).id
+    hands = {s: [c for c in g["hands"][s] if c != card] for s in SEATS}
+    hands["A"].append(card)  # from wherever it was: a deck, open or hand card moves to A's hand
+    board = {**g["board"], "PARIS": [["A", "blue", 2]], "BERRY": [["B", "red", 1], ["C", "white", 1], ["D", "blue", 1]],
+             "TOURAINE": [["A", "red", 1]], "ORLEANAIS": [["B", "blue", 1]]}
+    g.update(hands=hands, deck=[c for c in g["deck"] if c != card], open=[c for c in g["open"] if c != card],
+             order=list(SEATS), turn=0, board=board)
+    with table.store.transaction() as db:
+        table.store.update_game(db, dataclasses.replace(record, state={**record.state, "game": g}))
+    return card
+
+
+@pytest.mark.parametrize("language, reasons", [
+    ("de", ("Regel 1: höchstens 3 Steine einer Farbe in Paris", "Regel 2: in Berry liegen schon 3 Stapel",
+            "Regel 3: du kontrollierst in Touraine schon einen Stapel (Radikale (rot))",
+            "Regel 4: dein Stapel in Touraine ist Radikale (rot), ein Stapel hat nur eine Farbe",
+            "Regel 5: nur Spieler B legt Steine auf seinen Stapel in Orléanais")),
+    ("en", ("rule 1: at most 3 blocks of a colour in Paris", "rule 2: Berry holds 3 stacks already",
+            "rule 3: you control a stack in Touraine already (Radicals (red))",
+            "rule 4: your stack in Touraine is Radicals (red); a stack has one colour",
+            "rule 5: only player B adds blocks to his stack in Orléanais"))])
+def test_placement_rules_one_to_five_are_refused_over_the_intake_in_the_games_language(
+        table: Table, language: str, reasons: tuple[str, ...]) -> None:
+    """Each of the placement rules 1-5 broken by one line of a mail: the
+    acknowledgement names the line and the rule in the game's language
+    only, and nothing is stored."""
+    _signed_on(table, language)
+    card = _rules_position(table)
+    mails = table.send("A", f"PLAY {card} PARIS PARIS", f"PLAY {card} BERRY", f"PLAY {card} TOURAINE",
+                       f"PLAY {card} TOURAINE/A", f"PLAY {card} ORLEANAIS/B")
+    (ack,) = [m for m in mails if m.kind == "acknowledgement"]
+    for number, reason in enumerate(reasons, start=2):
+        line = next(x for x in ack.text.splitlines() if reason in x)
+        assert str(number) in line
+    other = ("rule 1:", "rule 5:") if language == "de" else ("Regel 1:", "Regel 5:")
+    assert not any(word in ack.text for word in other) and " / " not in "".join(
+        x for x in ack.text.splitlines() if "Regel" in x or "rule" in x)
+    assert table.state()["game"]["hands"]["A"][-1] == card  # type: ignore[index]

@@ -35,6 +35,7 @@ from adjudicator.service import gamedata
 from adjudicator.service.auth import hash_password
 from adjudicator.service.pictures import report_images
 from adjudicator.service.notify import queue_notice
+from adjudicator.service.notes import note_text
 from adjudicator.service.logwording import detail_text
 from adjudicator.service.render import Texts
 from adjudicator.service.store import Connection, GameRecord, PlayerRecord, Store, Submission
@@ -1124,8 +1125,10 @@ def enter_orders(context: GmContext, power: str, lines: tuple[tuple[int, str], .
     for accepted in check.accepted:
         context.lines.append(context.texts("order_ok", line=accepted.line, order=accepted.canonical))
     for problem in check.problems:
+        message = (note_text(problem.note, context.texts, lambda p: _name(context, p)) if problem.note
+                   else problem.message)
         context.lines.append(context.texts("order_error", line=problem.line, column=problem.column,
-                                           text=problem.text[:80], message=problem.message[:150]))
+                                           text=problem.text[:80], message=message[:150]))
     existing = context.store.submissions(game.name, game.phase).get(power)
     entry = existing or Submission(game.name, game.phase, power, (), False, False, False, None, context.now.isoformat())
     context.store.save_submission(context.db, replace(entry, orders=tuple(a.canonical for a in check.accepted),

@@ -22,9 +22,10 @@ from typing import Any
 
 from adjudicator.config import Config
 from adjudicator.games import game_module
-from adjudicator.games.base import GameModule, TurnPhase
+from adjudicator.games.base import GameModule, OrderProblem, TurnPhase
 from adjudicator.games.randomness import REPORT_KEY
 from adjudicator.service.verify import end_lines, event_text, events_attachment
+from adjudicator.service.notes import note_text
 from adjudicator.service.notify import queue
 from adjudicator.service.pictures import report_images
 from adjudicator.service.render import Texts, render
@@ -74,9 +75,18 @@ def queued_order(store: Store, game: GameRecord, module: GameModule, power: str)
         check = module.check_orders(game.state, power, [(1, text)])
         if check.accepted and not check.problems:
             return QueuePick(check.accepted[0].canonical, index + 1, tuple(rejected))
-        reason = check.problems[0].message if check.problems else "-"
-        rejected.append((text, reason))
+        rejected.append((text, _reason(game, module, check.problems[0]) if check.problems else "-"))
     return QueuePick(None, len(rejected), tuple(rejected))
+
+
+def _reason(game: GameRecord, module: GameModule, problem: OrderProblem) -> str:
+    """Why a queued line was refused, in the game's language (its note
+    when the game gives one)."""
+    if problem.note is None:
+        return problem.message
+    from adjudicator.service.turns import texts_for
+
+    return note_text(problem.note, texts_for(game), lambda p: module.power_name(p, game.language))
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,7 @@ def problem_play(g: G, data: GameData, seat: str, play: Play) -> Illegal | None:
             return Illegal("lib_err_region", {"card": play.card, "province": province.name,
                                               "region": _region_name(data, card.region)})
         if target.owner and target.owner != seat:
-            return Illegal("lib_err_rule5", {"province": province.name, "owner": target.owner})
+            return Illegal("lib_err_rule5", {"province": province.name, "seat": target.owner})
         mine = own_stack(g, target.province, seat)
         if mine is not None and mine[1] != card.faction:
             key = "lib_err_rule4" if target.owner else "lib_err_rule3"
@@ -159,7 +159,7 @@ def problem_special(g: G, data: GameData, seat: str, special: Special) -> Illega
             return Illegal("lib_err_remove_target", {"card": special.card})
         if own_stack(g, target.province, target.owner) is None:
             return Illegal("lib_err_no_stack", {"province": data.provinces[target.province].name,
-                                                "owner": target.owner})
+                                                "seat": target.owner})
     elif special.target is not None:
         return Illegal("lib_err_no_target", {"card": special.card})
     if card.effect == "battle" and free_markers(g, seat) < 1:

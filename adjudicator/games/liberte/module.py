@@ -16,16 +16,16 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from adjudicator.games.base import (
-    JSON, AcceptedOrder, DataFile, GameSetupError, OrderCheck, OrderProblem, Resolution, TurnPhase,
+    JSON, AcceptedOrder, DataFile, GameSetupError, Note, OrderCheck, OrderProblem, Resolution, TurnPhase,
 )
 from adjudicator.games.liberte import actions, data as gamedata, flow
 from adjudicator.games.liberte.actions import Illegal
 from adjudicator.games.liberte.data import DataError, GameData
 from adjudicator.games.liberte.orders import Bid, Order, Pass, Play, Refill, Special, Take
-from adjudicator.games.liberte.parse import HINT, ParseError, parse_line
+from adjudicator.games.liberte.parse import ParseError, parse_line
 from adjudicator.games.liberte.report import build, picture_view, status_text
 from adjudicator.games.liberte.state import G, new_game
-from adjudicator.games.liberte.wording import faction, say, text
+from adjudicator.games.liberte.wording import faction, note, say, text
 
 SEATS = ("A", "B", "C", "D", "E", "F")
 DATA_NAME = "liberte"
@@ -138,8 +138,8 @@ class Liberte:
                      language: str | None = None) -> OrderCheck:
         """Read ``power``'s lines against its own hand and display and the
         public table (never another player's secret); the reasons are
-        written in ``language``, or in German and English when it is None
-        (the judge answers an order before it knows the reader's language)."""
+        written in ``language`` (English when it is None) and carried as
+        catalogue notes, which the judge words in the game's language."""
         g, data = state["game"], _data(state["options"])
         accepted: list[tuple[int, str, Order]] = []
         problems: list[OrderProblem] = []
@@ -150,16 +150,15 @@ class Liberte:
                 parsed.append((number, written, parse_line(written)))
             except ParseError as error:
                 key = "lib_err_incomplete" if error.kind == "incomplete" else "lib_err_syntax"
-                problems.append(OrderProblem(number, error.column, written,
-                                             _said(key, language, {"word": error.word}), HINT))
+                problems.append(_problem(number, error.column, written, key, {"word": error.word}, language))
                 continue
             if not acting:
                 parsed.pop()
-                problems.append(OrderProblem(number, 1, written,
-                                             _said("lib_err_not_your_turn", language, {"phase": self.phase(state)})))
+                problems.append(_problem(number, 1, written, "lib_err_not_your_turn", {"phase": self.phase(state)},
+                                         language))
         for number, written, result in _checked(g, data, power, parsed) if acting else []:
             if isinstance(result, Illegal):
-                problems.append(OrderProblem(number, 1, written, _said(result.key, language, result.fields), HINT))
+                problems.append(_problem(number, 1, written, result.key, result.fields, language))
             else:
                 accepted.append((number, written, result))
         kept, superseded = _combine(g, data, power, accepted, language)
@@ -267,8 +266,8 @@ class Liberte:
             plays = [o for o in legal if isinstance(o, Play) and o.card == cid]
             if card.kind == "special" and any(isinstance(o, Special) and o.card == cid for o in legal):
                 lines.append(text("lib_action_special", language, card=cid, name=card.name,
-                                  target=" <PROVINZ/SPIELER>" if card.effect == "remove" and language == "de"
-                                  else " <PROVINCE/PLAYER>" if card.effect == "remove" else "",
+                                  target=" " + text("lib_word_stack_target", language) if card.effect == "remove"
+                                  else "",
                                   effect=text(f"lib_effect_{card.effect}", language, card=cid)))
             provinces = sorted({data.provinces[t.province].name for o in plays for t in o.targets
                                 if t.province in data.provinces})
@@ -292,6 +291,18 @@ class Liberte:
             return ()
         lines = [text("lib_private_hand", language, cards=" ".join(g["hands"][power]) or "-")]
         return tuple(lines + [_card_line(data, cid, language) for cid in g["hands"][power]])
+
+    def seat_notes(self, state: JSON, power: str) -> tuple[Note, ...]:
+        """For the start mail: the player order of round 1 (start player
+        drawn by lot) with ``power``'s place in it, and the open cards (the
+        hand is in ``private_lines``, the first deadline and the board
+        picture come from the judge)."""
+        g, data = state["game"], _data(state["options"])
+        order = [str(s) for s in g["order"]]
+        place = order.index(power) + 1 if power in order else 0
+        cards = " ".join(f"{c} ({data.cards[c].name})" for c in g["open"]) or "-"
+        return (Note("lib_start_order", (("order", ", ".join(order)), ("place", str(place)), ("seat", order[0]))),
+                Note("lib_start_open", (("cards", cards),)))
 
     def report_lines(self, report: JSON, language: str) -> tuple[str, ...]:
         """What a resolved phase did: its events in ``language`` (for
@@ -323,11 +334,16 @@ class Liberte:
         return (DataFile(DATA_NAME, gamedata.template, gamedata.problems, True),)
 
 
-def _said(key: str, language: str | None, fields: dict[str, Any]) -> str:
-    """A reason in ``language``, or German / English when it is None."""
-    if language is None:
-        return f"{say(key, 'de', fields)} / {say(key, 'en', fields)}"
-    return say(key, language, fields)
+def _problem(number: int, column: int, written: str, key: str, fields: dict[str, Any],
+             language: str | None) -> OrderProblem:
+    """A refused line: its reason as a catalogue note (the judge words it
+    in the game's language) and as text in ``language`` (English when the
+    caller gives none); the order forms are part of a syntax reason."""
+    if key in ("lib_err_syntax", "lib_err_incomplete"):
+        fields = {**fields, "forms_key": "lib_forms"}
+    shown = {("forms" if k == "forms_key" else k): (text(v, language or "en") if k == "forms_key" else v)
+             for k, v in fields.items()}
+    return OrderProblem(number, column, written, say(key, language or "en", shown), note=note(key, fields))
 
 
 def _card_line(data: GameData, cid: str, language: str) -> str:
@@ -336,13 +352,11 @@ def _card_line(data: GameData, cid: str, language: str) -> str:
         return text("lib_card_special", language, card=cid, name=card.name,
                     effect=text(f"lib_effect_{card.effect}", language, card=cid))
     extras = "".join([
-        ", Kanone" if card.cannon and language == "de" else ", cannon" if card.cannon else "",
-        f", General {card.general}" if card.general else "",
+        ", " + text("lib_word_cannon", language) if card.cannon else "",
+        ", " + text("lib_word_general", language, value=card.general) if card.general else "",
         ", Sans-Culotte" if card.sans_culotte else "",
-        f", {card.effect}" if card.effect else "",
     ])
-    kind = {"person": ("Person", "person"), "club": ("Club", "club"), "special": ("Sonderkarte", "special")}[card.kind]
-    return text("lib_card_line", language, card=cid, name=card.name, kind=kind[0 if language == "de" else 1],
+    return text("lib_card_line", language, card=cid, name=card.name, kind=text(f"lib_kind_{card.kind}", language),
                 faction=faction(card.faction, language) if card.faction else "-", value=card.value,
                 blocks=card.blocks, extras=extras)
 
@@ -381,12 +395,11 @@ def _combine(g: G, data: GameData, seat: str, accepted: list[tuple[int, str, Ord
     specials = [item for item in accepted if isinstance(item[2], Special)]
     for group in (main, specials):
         for number, written, _ in group[:-1]:
-            problems.append(OrderProblem(number, 1, written, _said("lib_err_superseded", language,
-                                                                   {"line": group[-1][0]})))
+            problems.append(_problem(number, 1, written, "lib_err_superseded", {"line": group[-1][0]}, language))
     kept = main[-1:] + specials[-1:]
     if specials and main and not isinstance(main[-1][2], Play):
         number, written, _ = specials[-1]
-        problems.append(OrderProblem(number, 1, written, _said("lib_err_special_with", language, {})))
+        problems.append(_problem(number, 1, written, "lib_err_special_with", {}, language))
         kept = main[-1:]
     return sorted(kept, key=lambda item: item[0]), problems
 

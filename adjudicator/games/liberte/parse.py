@@ -17,12 +17,7 @@ from adjudicator.games.liberte.orders import BATTLE, Bid, Order, Pass, Play, Ref
 from adjudicator.games.lines import ParseError, parse_tree
 from adjudicator.resources import grammar_path
 
-__all__ = ["HINT", "ParseError", "card_id", "parse_line"]
-
-HINT = ("PLAY A12 PARIS NORMANDIE [KEEP] | PLAY A12 PARIS/B | PLAY A07 BATTLE | SPECIAL A50 PARIS/C | "
-        "TAKE DECK | TAKE A17 [DISCARD A01 A02] | PASS | REFILL [BACK ALL] [DISCARD A01] [OPEN A17] | BID A12 | "
-        "BID NONE (SPIELE, AUSLAGE, SCHLACHT, SONDER, NIMM STAPEL, ABWERFEN, PASSE, NACHZIEHEN ZURUECK ALLE, "
-        "OFFEN, BIETE, NICHTS)")
+__all__ = ["ParseError", "card_id", "parse_line"]
 
 
 @cache

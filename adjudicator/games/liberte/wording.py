@@ -13,6 +13,7 @@ import tomllib
 from functools import cache
 from typing import Any
 
+from adjudicator.games.base import Note
 from adjudicator.resources import data_dir
 
 _TRANSLATED = ("faction", "colour", "government", "opposition")
@@ -54,3 +55,19 @@ def say(key: str, language: str, fields: dict[str, Any]) -> str:
     if "counts" in shown and isinstance(shown["counts"], dict):
         shown["counts"] = ", ".join(f"{s} {n}" for s, n in shown["counts"].items())
     return text(key, language, **shown)
+
+
+def note(key: str, fields: dict[str, Any]) -> Note:
+    """A reason or an event as a catalogue ``Note`` for the judge, which
+    words it in the game's language: faction fields become catalogue keys
+    (``faction_key = lib_faction_red``), so ``note_text`` of the note reads
+    exactly as ``say`` does."""
+    shown: dict[str, str] = {}
+    for name, value in fields.items():
+        if name in _TRANSLATED and isinstance(value, str) and value in ("red", "blue", "white"):
+            shown[f"{name}_key"] = f"lib_faction_{value}"
+        elif name == "wanted" and str(value).startswith("lib_"):
+            shown["wanted_key"] = str(value)
+        else:
+            shown[name] = str(value)
+    return Note(key, tuple(sorted(shown.items())))
