@@ -468,6 +468,14 @@ def test_ruling_24_forced_train_and_bankruptcy() -> None:
     t.do("S1", "SELL 1 Saar").do("S1", "DONE")                       # his own choice: the Saar share
     assert not t.g["certs"]["S1"].get("Saar") and t.g["certs"]["S1"]["L"] == [10]
     assert t.g["trains"]["L"] == ["3"] and t.cash("S1") == 70 + 84 - 150
+    g = copy.deepcopy(g)                                             # only what he needs, past the 50% market limit
+    g["certs"]["S1"]["Saar"] = [10, 10]
+    g["market"]["Saar"] = [10, 10, 10, 10, 10]
+    g["ipo"]["Saar"] = []
+    t = Table(g=g).script([("S1", "PASS"), ("S1", "PASS")])
+    assert t.refused("S1", "SELL 2 Saar").key == "p47_sell_too_much"
+    t.do("S1", "SELL 1 Saar")
+    assert sum(t.g["market"]["Saar"]) == 60 and t.cash("S1") == 70 + 84
 
 
 def test_ruling_25_investor_exchange() -> None:
@@ -665,3 +673,9 @@ def test_ruling_34_the_tile_manifest() -> None:
     assert engine.lay_problem(DATA, g, "L", engine.Lay("63", "G19", 0)) is None
     assert DATA.upgrade_allowed("56", "87") and not DATA.upgrade_allowed("56", "88")
     assert DATA.upgrade_allowed("201", "207") and not DATA.upgrade_allowed("201", "12")
+    following = {"white": "yellow", "yellow": "green"}
+    for h in DATA.hexes.values():                                     # every printed hex has a tile to take
+        if h.colour in following:
+            stops = sorted(n.kind for n in h.shape.nodes)
+            assert any(shape.colour == following[h.colour] and shape.label == h.shape.label and counts.get(tile)
+                       and sorted(n.kind for n in shape.nodes) == stops for tile, shape in DATA.shapes.items()), h.at

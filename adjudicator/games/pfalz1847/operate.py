@@ -13,7 +13,7 @@ from adjudicator.games.pfalz1847.orders import (
 )
 from adjudicator.games.pfalz1847.position import (
     Refusal, board, phase, colour_index, percent, price, operating, _pay, _move, score, company_trains,
-    next_train, _cheapest, JSON, STEPS,
+    next_train, _cheapest, company_id, JSON, STEPS,
 )
 from adjudicator.games.pfalz1847 import stock, track, trains
 
@@ -126,6 +126,10 @@ def _operate(data: GameData, g: JSON, seat: str, order: Order) -> None:
     elif isinstance(order, Sell):
         if not _in_emergency(data, g, cid):
             raise Refusal("p47_sell_in_or")
+        need = (_cheapest(data, g) or 0) - g["cash"][cid] - g["cash"][seat]
+        sold = company_id(data, order.company)
+        if order.count > 1 and sold in g["price"] and (order.count - 1) * price(data, g, sold) >= need:
+            raise Refusal("p47_sell_too_much", need=need)
         r["sold_now"] = []
         stock._sell(data, g, seat, order, emergency=True)
     elif isinstance(order, Pass):

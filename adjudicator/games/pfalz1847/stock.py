@@ -248,7 +248,7 @@ def _sell(data: GameData, g: JSON, seat: str, order: Sell, emergency: bool) -> N
         units = order.count
         if units < 1 or percent(g, seat, cid) < units * 10:
             raise Refusal("p47_not_enough", company=cid, have=percent(g, seat, cid))
-        if sum(g["market"][cid]) + units * 10 > data.market_limit:
+        if not emergency and sum(g["market"][cid]) + units * 10 > data.market_limit:
             raise Refusal("p47_market_full", company=cid, limit=data.market_limit)
         if g["director"][cid] == seat:
             others = [p for p in g["players"] if p != seat]
