@@ -368,6 +368,25 @@ class DescribesSeats(Protocol):
         ...  # pragma: no cover
 
 
+@runtime_checkable
+class OrdersBetweenSteps(Protocol):
+    """A turn-based game module with orders that any player may send at
+    any time and that take effect at the start of the game's next phase,
+    whoever acts then (Kreml's reveals).  A mail from a player who is not
+    a seat of the current turn phase is offered to ``between_steps``
+    first: the lines it accepts are stored as that player's answer to the
+    current phase (secret, like any answer; a later mail replaces it) and
+    handed to ``resolve`` with the seats' orders when the phase is
+    resolved; the lines it refuses are answered with the reason; every
+    other line is queued for the player's own turn as before."""
+
+    def between_steps(self, state: JSON, power: str, lines: Sequence[tuple[int, str]]) -> OrderCheck:
+        """Which of ``power``'s lines take effect between steps (accepted,
+        canonical) or are such orders but not allowed (problems); lines in
+        neither are orders for ``power``'s own turn."""
+        ...  # pragma: no cover
+
+
 class SimultaneousPhases:
     """The turn methods of a game whose phases are all simultaneous, and
     no data files by default."""

@@ -23,7 +23,7 @@ from typing import Any
 from adjudicator.config import Config, is_address
 from adjudicator.service.pictures import report_images
 from adjudicator.games import game_module
-from adjudicator.games.base import GameModule, Note
+from adjudicator.games.base import GameModule, Note, OrderCheck, OrdersBetweenSteps
 from adjudicator.mail.body import read_text
 from adjudicator.mail.compose import Attachment, check_address
 from adjudicator.mail.loops import why_not_answered
@@ -817,27 +817,13 @@ class _Session:
         if turn is not None and power not in turn.seats:  # before its turn: queued, secret
             names = ", ".join(signed.module.power_name(p, game.language) for p in turn.seats)
             section.lines.append(self.texts("turn_not_yours", phase=game.phase, powers=names or "-"))
-            section.lines.extend(turn_commands.queue_orders(self.store, self.db, game, power,
-                                                            [text for _, text in signed.lines], self.texts))
+            rest = self._between_steps(section, game, signed.module, power, signed.lines, block)
+            if rest:
+                section.lines.extend(turn_commands.queue_orders(self.store, self.db, game, power,
+                                                                [text for _, text in rest], self.texts))
             return
         check = signed.module.check_orders(game.state, power, signed.lines)
-        echoed: list[tuple[int, str]] = []  # in mail order, errors between the orders
-        for accepted in (a for a in check.accepted if a.line in block):
-            echoed.append((accepted.line, self.texts("order_ok", line=accepted.line, order=accepted.canonical)))
-            if accepted.note is not None:
-                echoed.append((accepted.line, "  " + self._note(accepted.note)))
-        for problem in (p for p in check.problems if p.line in block):
-            self.rejected.append(problem.line)
-            if problem.note is not None:
-                message, hint = self._note(cmd.with_suggestion(problem.note)), ""
-            else:
-                message = problem.message
-                hint = f" {self.texts('hint', hint=problem.hint)}" if problem.hint else ""
-            echoed.append((problem.line, self.texts("order_error", line=problem.line, column=problem.column,
-                                                    text=shown(problem.text, 80),
-                                                    message=shown(message, 200)) + hint))
-        section.lines.extend(text for _, text in sorted(echoed, key=lambda entry: entry[0]))
-        section.lines.extend(self._note(note) for note in check.notes)
+        self._echo(section, check, block)
         entry = self._submission(game, power)
         if not check.accepted and check.problems:
             # nothing readable: an earlier order set (or sealed play) stays as it was
@@ -862,6 +848,47 @@ class _Session:
         ))
         section.lines.append(self.texts("orders_replace", count=len(check.accepted), phase=game.phase))
         self.touched.add(game.name)
+
+    def _echo(self, section: Section, check: OrderCheck, block: set[int]) -> None:
+        """Each accepted and each refused line of ``block``, in mail order, then the check's notes."""
+        echoed: list[tuple[int, str]] = []  # in mail order, errors between the orders
+        for accepted in (a for a in check.accepted if a.line in block):
+            echoed.append((accepted.line, self.texts("order_ok", line=accepted.line, order=accepted.canonical)))
+            if accepted.note is not None:
+                echoed.append((accepted.line, "  " + self._note(accepted.note)))
+        for problem in (p for p in check.problems if p.line in block):
+            self.rejected.append(problem.line)
+            if problem.note is not None:
+                message, hint = self._note(cmd.with_suggestion(problem.note)), ""
+            else:
+                message = problem.message
+                hint = f" {self.texts('hint', hint=problem.hint)}" if problem.hint else ""
+            echoed.append((problem.line, self.texts("order_error", line=problem.line, column=problem.column,
+                                                    text=shown(problem.text, 80),
+                                                    message=shown(message, 200)) + hint))
+        section.lines.extend(text for _, text in sorted(echoed, key=lambda entry: entry[0]))
+        section.lines.extend(self._note(note) for note in check.notes)
+
+    def _between_steps(self, section: Section, game: GameRecord, module: GameModule, power: str,
+                       lines: list[tuple[int, str]], block: set[int]) -> list[tuple[int, str]]:
+        """The lines of a player who is not to act that the game takes at the
+        start of its next phase, whoever acts then (``OrdersBetweenSteps``:
+        Kreml's reveals), stored as his answer to the current phase (secret
+        until it is resolved; a new mail replaces it), echoed and refused
+        like orders; returns the other lines (queued for his own turn)."""
+        if not isinstance(module, OrdersBetweenSteps):
+            return lines
+        check = module.between_steps(game.state, power, lines)
+        taken = {a.line for a in check.accepted} | {p.line for p in check.problems}
+        if not taken:
+            return lines
+        self._echo(section, check, block)
+        if check.accepted:
+            self.store.save_submission(self.db, replace(
+                self._submission(game, power), orders=tuple(a.canonical for a in check.accepted), has_orders=True,
+                updated_at=self.now.isoformat()))
+            section.lines.append(self.texts("between_steps_taken", count=len(check.accepted), phase=game.phase))
+        return [line for line in lines if line[0] not in taken]
 
     def private_sections(self) -> None:
         """For each game signed on to as a player: what only that power may

@@ -138,12 +138,12 @@ def undo(store: Store, db: Connection, config: Config, game: GameRecord, module:
 
     turn = turn_now(module, game)
     pending = store.submissions(game.name, game.phase).get(power)
-    if turn is not None and power in turn.seats and pending is not None and pending.has_orders:
+    if turn is not None and pending is not None and pending.has_orders:  # a seat's answer, or orders between steps
         store.delete_submission(db, game.name, game.phase, power)
         return [texts("undo_withdrawn", phase=game.phase)]
     history = store.phases(game.name)
     own = [p for p in history if TURN_KEY in p.report and power in p.orders
-           and power not in p.report[TURN_KEY].get("late", [])]
+           and power in p.report[TURN_KEY].get("seats", [power]) and power not in p.report[TURN_KEY].get("late", [])]
     if not own:
         return [texts("undo_refused_none", game=game.name)]
     last = own[-1]

@@ -22,7 +22,7 @@ from typing import Any
 
 from adjudicator.config import Config
 from adjudicator.games import game_module
-from adjudicator.games.base import GameModule, OrderProblem, TurnPhase
+from adjudicator.games.base import GameModule, OrderProblem, OrdersBetweenSteps, TurnPhase
 from adjudicator.games.randomness import REPORT_KEY
 from adjudicator.service.verify import end_lines, event_text, events_attachment
 from adjudicator.service.notes import note_text
@@ -105,7 +105,9 @@ def turn_orders(store: Store, game: GameRecord, module: GameModule, turn: TurnPh
     """What each seat of ``turn`` orders: its accepted orders, else its
     usable queued order, else (nobody plays the seat, or the deadline has
     passed) its ``pass_order``; ``waiting`` lists the played seats still
-    without any of these (before the deadline)."""
+    without any of these (before the deadline).  A game with orders between
+    steps (``OrdersBetweenSteps``) also gets the other players' answers to
+    this phase."""
     players = {p.power: p for p in store.players(game.name)}
     submissions = store.submissions(game.name, game.phase)
     orders: dict[str, list[str]] = {}
@@ -132,6 +134,10 @@ def turn_orders(store: Store, game: GameRecord, module: GameModule, turn: TurnPh
         default = module.pass_order(game.state, seat)
         if default is not None:
             orders[seat] = [default]
+    if isinstance(module, OrdersBetweenSteps):  # the others' orders for the start of the next phase
+        for power, entry in submissions.items():
+            if power not in turn.seats and entry.has_orders and power in players:
+                orders[power] = list(entry.orders)
     return TurnOrders(orders, tuple(late), tuple(queued), tuple(waiting))
 
 

@@ -30,6 +30,8 @@ from adjudicator.games.kreml.report import build, status
 from adjudicator.games.kreml.rules import FIRST_YEAR, SEATS, leader, rule_options
 
 DATA_NAME = "kreml"
+BETWEEN_STEPS = ("REVEAL",)
+"""The orders a player who is not to act may send; they take effect at the start of the next step."""
 
 
 def _players_of(variant: str) -> int:
@@ -158,6 +160,33 @@ class KremlGame:
             missing = (f"{state['phase']}: {default if default else 'NOTE (10 lines)'}",)
         return OrderCheck(tuple(AcceptedOrder(n, t, str(o)) for n, t, o in sorted(accepted, key=lambda a: a[0])),
                           tuple(sorted(problems, key=lambda p: p.line)), missing)
+
+    def between_steps(self, state: JSON, power: str, lines: Sequence[tuple[int, str]]) -> OrderCheck:
+        """``power``'s ``REVEAL`` lines when he is not to act: accepted when
+        the reveal is allowed now (it takes effect at the start of the next
+        step, whoever acts then; ruling 1), refused with the reason
+        otherwise; every other line is for his own turn (neither)."""
+        accepted: list[AcceptedOrder] = []
+        problems: list[OrderProblem] = []
+        names = list(state["pol"])
+        for number, text in lines:
+            try:
+                raw = parse_line(text)
+            except ParseError:
+                continue
+            if raw.verb not in BETWEEN_STEPS:
+                continue
+            try:
+                order = resolve(raw, names)
+            except NameProblem as error:
+                problems.append(OrderProblem(number, 1, text, str(error.why), "", error.why.note()))
+                continue
+            why = self._why_not(state, power, order, False, True)
+            if why is not None:
+                problems.append(OrderProblem(number, 1, text, str(why), "", why.note()))
+                continue
+            accepted.append(AcceptedOrder(number, text, str(legal.canonical(state, order))))
+        return OrderCheck(tuple(accepted), tuple(problems), ())
 
     def _why_not(self, state: JSON, power: str, order: Order, seat: bool, first: bool) -> Reason | None:
         kind = state["step"]["kind"]

@@ -1,0 +1,98 @@
+"""Kreml's reveals by a player who is not to act, through the judge's
+intake (a real SQLite store, a real ``Judge``): the reveal is acknowledged
+to its sender with when it will apply, stays secret while the current step
+waits, and takes effect at the start of the next step, whoever acts then
+(ruling 1, Hausregel 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.test_kreml_service import MODULE, KremlTable
+from tests.test_revolution1848_service import Mail
+
+NESTOR = "Nestor Aparatschik"
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[KremlTable]:
+    made = KremlTable(tmp_path)
+    yield made
+    made.store.close()
+
+
+def _note(first: str, others: list[str]) -> list[str]:
+    """A note with ``first`` at 10 points and nine of ``others`` below."""
+    chosen = [first] + [n for n in others if n != first][:9]
+    return [f"NOTIZ {name} {10 - index}" for index, name in enumerate(chosen)]
+
+
+def _holder(state: dict, office: str) -> str:
+    return next(n for n, e in state["pol"].items() if e["where"] == office)
+
+
+def _texts(mails: list[Mail], who: str) -> str:
+    return "\n".join(m.text for m in mails if m.to == who)
+
+
+def test_a_reveal_by_a_player_not_to_act_takes_effect_at_the_next_step_and_stays_secret(table: KremlTable) -> None:
+    table.create("moskau")
+    for player in MODULE.powers():
+        table.mail("moskau", player, [])
+    state = table.state("moskau")
+    kgb, defence = _holder(state, "kgb"), _holder(state, "defence")
+    others = [n for n in state["pol"] if n not in (NESTOR, kgb, defence)]
+    notes = {"A": _note(kgb, others), "B": _note(defence, others), "C": _note(others[0], others[1:]),
+             "D": _note(others[1], others[2:])}
+    for player in MODULE.powers():
+        table.mail("moskau", player, notes[player])
+    assert table.state("moskau")["step"]["kind"] == "window"
+    table.mail("moskau", "A", [f"OFFENLEGEN {kgb} 10", "WEITER"])
+    for player in ("B", "C", "D"):
+        table.mail("moskau", player, ["WEITER"])
+    state = table.state("moskau")
+    assert state["step"]["kind"] == "purge" and MODULE.must_act(state) == ("A",)
+    waiting = state["phase"]
+
+    # B is not to act: his reveal is acknowledged with when it applies, and nothing changes yet.
+    answer = table.mail("moskau", "B", [f"OFFENLEGEN {defence} 10"])
+    ack = next(m for m in answer if m.to == "b@players.test" and m.kind == "acknowledgement")
+    assert f"OFFENLEGEN {defence} 10" in ack.text or f"REVEAL {defence} 10" in ack.text
+    assert "für den Beginn des nächsten Schritts angenommen" in ack.text and waiting in ack.text
+    assert "vorgemerkt" not in ack.text  # not queued for B's own turn
+    state = table.state("moskau")
+    assert state["phase"] == waiting and defence not in state["leaders"]
+    assert all(defence not in m.text for m in answer if m.to != "b@players.test")
+    status = table.mail("moskau", "C", ["STATUS"])
+    assert "Spielerin B legt" not in _texts(status, "c@players.test")
+
+    # A ends his purges: at the start of phase 3 B leads the defence minister, who now acts.
+    after = table.mail("moskau", "A", ["KEINE"])
+    state = table.state("moskau")
+    assert state["leaders"][defence] == ["B", 10]
+    assert state["step"].get("actor") == defence and MODULE.must_act(state) == ("B",)
+    told = _texts(after, "b@players.test")
+    assert f"Spielerin B legt 10 Punkte auf {defence} offen" in told
+
+
+def test_a_reveal_between_steps_can_be_withdrawn_before_it_applies(table: KremlTable) -> None:
+    table.create("moskau")
+    for player in MODULE.powers():
+        table.mail("moskau", player, [])
+    state = table.state("moskau")
+    kgb, defence = _holder(state, "kgb"), _holder(state, "defence")
+    others = [n for n in state["pol"] if n not in (NESTOR, kgb, defence)]
+    notes = {"A": _note(kgb, others), "B": _note(defence, others), "C": _note(others[0], others[1:]),
+             "D": _note(others[1], others[2:])}
+    for player in MODULE.powers():
+        table.mail("moskau", player, notes[player])
+    table.mail("moskau", "A", [f"OFFENLEGEN {kgb} 10", "WEITER"])
+    for player in ("B", "C", "D"):
+        table.mail("moskau", player, ["WEITER"])
+    table.mail("moskau", "B", [f"REVEAL {defence} 10"])
+    table.mail("moskau", "B", ["ZURUECKNEHMEN"])
+    table.mail("moskau", "A", ["KEINE"])
+    assert defence not in table.state("moskau")["leaders"]
