@@ -36,10 +36,15 @@ class Allowance:
 def allowances(game_map: GameMap, position: Position) -> dict[str, Allowance]:
     """Builds and removals of every power in ``position``."""
     occupied = {u.province for u in position.units}
+    centre_counts: dict[str, int] = {}
+    for owner in position.centres.values():
+        centre_counts[owner] = centre_counts.get(owner, 0) + 1
+    unit_counts: dict[str, int] = {}
+    for unit in position.units:
+        unit_counts[unit.power] = unit_counts.get(unit.power, 0) + 1
     result = {}
     for power in game_map.powers:
-        centres = sum(1 for owner in position.centres.values() if owner == power)
-        units = sum(1 for u in position.units if u.power == power)
+        centres, units = centre_counts.get(power, 0), unit_counts.get(power, 0)
         free_homes = sum(
             1
             for home in game_map.home_centres(power)

@@ -25,6 +25,12 @@ def _sea_neighbours(game_map: GameMap) -> dict[str, frozenset[str]]:
 
 
 @cache
+def _convoy_waters(game_map: GameMap, rules: Rules) -> frozenset[str]:
+    """The provinces in which a fleet may convoy under ``rules``."""
+    return frozenset(key for key, province in game_map.provinces.items() if rules.can_convoy_from(province))
+
+
+@cache
 def any_neighbours(game_map: GameMap) -> dict[str, frozenset[str]]:
     """Province -> provinces bordering it by land or by sea (civil-disorder
     distances, 30JK religious warfare)."""
@@ -41,16 +47,14 @@ class Board:
         self.unit_at: dict[str, Unit] = {u.province: u for u in units}
         self.sea_neighbours = _sea_neighbours(game_map)
         self.any_neighbours = any_neighbours(game_map)
+        waters = _convoy_waters(game_map, rules)
         self.convoy_fleets = frozenset(
-            prov
-            for prov, unit in self.unit_at.items()
-            if unit.kind is UnitType.FLEET and rules.can_convoy_from(game_map.provinces[prov])
+            prov for prov, unit in self.unit_at.items() if unit.kind is UnitType.FLEET and prov in waters
         )
         # Where each convoying fleet reaches from the coast it stands on: a
         # convoy goes only where that fleet could move (30JK section 6).
         self.fleet_reach: dict[str, frozenset[str]] = {
-            prov: frozenset(province_of(t) for t in game_map.fleet_targets(self.unit_at[prov].location))
-            for prov in self.convoy_fleets
+            prov: game_map.fleet_reach(self.unit_at[prov].location) for prov in self.convoy_fleets
         }
 
     def is_coastal(self, province: str) -> bool:

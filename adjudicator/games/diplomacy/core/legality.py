@@ -95,7 +95,7 @@ def _check_move(board: Board, unit: Unit, order: Move) -> Move:
     via_convoy = order.via_convoy or bool(order.waypoints)
     if game_map.provinces[destination].terrain == "sea":
         raise Illegal("an army cannot move to a sea")
-    adjacent = game_map.army_can_move(unit.province, destination)
+    adjacent = destination in game_map.provinces[unit.province].army
     if not adjacent or via_convoy:
         if not board.convoy_route_possible(unit.province, destination):
             if adjacent:

@@ -134,7 +134,11 @@ class GameMap:
 
     def fleet_reaches_province(self, origin: Location, province: str) -> bool:
         """True when a fleet on ``origin`` can move to some coast of ``province``."""
-        return any(province_of(t) == province for t in self.fleet_targets(origin))
+        return province in self.fleet_reach(origin)
+
+    def fleet_reach(self, location: Location) -> frozenset[str]:
+        """The provinces a fleet on ``location`` can move to (coasts dropped; empty if none)."""
+        return _fleet_reach(self).get(location, frozenset())
 
     def can_reach(self, kind: UnitType, origin: Location, province: str) -> bool:
         """True when a unit of ``kind`` on ``origin`` borders ``province`` (coasts ignored)."""
@@ -185,6 +189,15 @@ class GameMap:
     def hyphenated_words(self) -> tuple[str, ...]:
         """Written name parts that contain a hyphen (``Mid-Atlantic``), longest first."""
         return _hyphenated_words(self)
+
+
+@cache
+def _fleet_reach(game_map: GameMap) -> dict[Location, frozenset[str]]:
+    return {
+        location: frozenset(province_of(t) for t in targets)
+        for province in game_map.provinces.values()
+        for location, targets in province.fleet.items()
+    }
 
 
 @cache

@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from typing import Mapping
 
 Location = str
 
 
+@lru_cache(maxsize=4096)  # the rules ask this of the same few map locations again and again
 def province_of(location: Location) -> str:
     """The province part of a location (``"STP/SC"`` -> ``"STP"``)."""
     slash = location.find("/")

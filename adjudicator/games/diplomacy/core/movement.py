@@ -63,7 +63,7 @@ class _Resolver:
         self.first_leg: dict[str, str] = {}  # second-leg key -> first-leg key
         for province, order in orders.items():
             unit = board.unit_at[province]
-            if isinstance(order, Move) and order.waypoints and unit.kind is UnitType.FLEET:
+            if type(order) is Move and order.waypoints and unit.kind is UnitType.FLEET:
                 middle = order.waypoints[0]
                 leg = second_leg(province)
                 self.orders[province] = Move(order.unit, order.location, middle)
@@ -72,6 +72,19 @@ class _Resolver:
             else:
                 self.orders[province] = order
             self.owner[province], self.origin[province] = unit, province
+        # Facts fixed by the orders alone, worked out once: each move's
+        # destination province, and the decisions of each kind.
+        self.target: dict[str, str] = {}  # move key -> destination province
+        self.moves: list[str] = []
+        self.decisions: list[str] = []  # every move, support and convoy key, in order
+        for key, order in self.orders.items():
+            kind = type(order)
+            if kind is Move:
+                self.target[key] = province_of(order.destination)  # type: ignore[union-attr]
+                self.moves.append(key)
+                self.decisions.append(key)
+            elif kind is SupportHold or kind is SupportMove or kind is Convoy:
+                self.decisions.append(key)
         self.moves_to: dict[str, list[str]] = {}
         self.hold_supports: dict[str, list[str]] = {}
         self.move_supports: dict[str, list[str]] = {}
@@ -85,69 +98,70 @@ class _Resolver:
         self.guess_based = False
         self.recursion_hits = 0
         self._index()
+        self.opposing: dict[str, str | None] = {key: self._head_to_head(key) for key in self.moves}
+        self.needs_path = self.convoyed | set(self.first_leg)  # moves whose path is a decision
 
     # --- set-up -------------------------------------------------------------
 
     def _index(self) -> None:
-        orders, unit_at = self.orders, self.unit_at
-        convoy_orders = {p: o for p, o in orders.items() if isinstance(o, Convoy)}
-        for province, order in orders.items():
-            if not isinstance(order, Move):
-                continue
-            destination = province_of(order.destination)
+        orders, unit_at, target = self.orders, self.unit_at, self.target
+        convoy_orders = {p: o for p, o in orders.items() if type(o) is Convoy}
+        for province in self.moves:
+            order = orders[province]
+            destination = target[province]
             self.moves_to.setdefault(destination, []).append(province)
             if self.owner[province].kind is not UnitType.ARMY:
                 continue
             fleets = {
                 f for f, c in convoy_orders.items() if province_of(c.target) == province and c.destination == destination
             }
-            adjacent = self.board.game_map.army_can_move(province, destination)
+            adjacent = destination in self.board.game_map.provinces[province].army
             own_intent = any(unit_at[f].power == unit_at[province].power for f in fleets)
-            if not adjacent or order.via_convoy or own_intent:
+            if not adjacent or order.via_convoy or own_intent:  # type: ignore[union-attr]
                 self.convoyed.add(province)
                 self.convoys_for[province] = fleets
         for province, order in orders.items():
-            if isinstance(order, SupportHold):
-                target = province_of(order.target)
-                if isinstance(orders.get(target), Move):
+            kind = type(order)
+            if kind is SupportHold:
+                target_province = province_of(order.target)  # type: ignore[union-attr]
+                if type(orders.get(target_province)) is Move:
                     self.unmatched[province] = "the supported unit moves instead of holding"
                 else:
-                    self.hold_supports.setdefault(target, []).append(province)
-            elif isinstance(order, SupportMove):
-                target = province_of(order.target)
-                move = orders.get(target)
-                leg = second_leg(target)
-                if leg in orders and province_of(orders[leg].destination) == province_of(order.destination):  # type: ignore[union-attr]
-                    target, move = leg, orders[leg]
-                if not isinstance(move, Move) or province_of(move.destination) != province_of(order.destination):
+                    self.hold_supports.setdefault(target_province, []).append(province)
+            elif kind is SupportMove:
+                assert isinstance(order, SupportMove)
+                supported = province_of(order.target)
+                wanted = province_of(order.destination)
+                leg = second_leg(supported)
+                if leg in target and target[leg] == wanted:
+                    supported = leg
+                move = orders.get(supported)
+                if type(move) is not Move or target[supported] != wanted:
                     self.unmatched[province] = "the supported unit does not make that move"
-                elif order.destination != province_of(order.destination) and order.destination != move.destination:
+                elif order.destination != wanted and order.destination != move.destination:
                     self.unmatched[province] = f"the supported fleet moves to {move.destination}"
                 else:
-                    self.move_supports.setdefault(target, []).append(province)
-            elif isinstance(order, Convoy):
-                army = province_of(order.target)
+                    self.move_supports.setdefault(supported, []).append(province)
+            elif kind is Convoy:
+                army = province_of(order.target)  # type: ignore[union-attr]
                 if province not in self.convoys_for.get(army, ()):
                     self.unmatched[province] = "the army does not move as convoyed"
         for province in self.unmatched:
             self.resolution[province] = False
             self.resolved.add(province)
 
+    def _head_to_head(self, province: str) -> str | None:
+        if province in self.convoyed or province in self.first_leg:
+            return None
+        destination = self.target[province]
+        if self.target.get(destination) == province and destination not in self.convoyed:
+            return destination
+        return None
+
     def head_to_head(self, province: str) -> str | None:
         """The province of the unit that ``province``'s move meets head to head
         (never the second leg of a double move, ruling R30)."""
-        order = self.orders[province]
-        if not isinstance(order, Move) or province in self.convoyed or province in self.first_leg:
-            return None
-        destination = province_of(order.destination)
-        other = self.orders.get(destination)
-        if (
-            isinstance(other, Move)
-            and province_of(other.destination) == province
-            and destination not in self.convoyed
-        ):
-            return destination
-        return None
+        return self.opposing.get(province)
 
     # --- the guess algorithm (DATC 5.F) -------------------------------------
 
@@ -220,10 +234,11 @@ class _Resolver:
 
     def adjudicate(self, key: str) -> bool:
         order = self.orders[key]
-        if isinstance(order, Move):
-            return self._move_succeeds(key, order)
-        if isinstance(order, (SupportHold, SupportMove)):
-            return self._support_given(key, order)
+        kind = type(order)
+        if kind is Move:
+            return self._move_succeeds(key)
+        if kind is SupportHold or kind is SupportMove:
+            return self._support_given(key, order)  # type: ignore[arg-type]
         return self._convoy_holds(key)
 
     def _convoy_holds(self, key: str) -> bool:
@@ -234,9 +249,12 @@ class _Resolver:
         return not any(self.adjudicate(m) for m in self.moves_to.get(key, ()))
 
     def _support_given(self, key: str, order: SupportHold | SupportMove) -> bool:
+        attackers = self.moves_to.get(key)
+        if not attackers:
+            return True
         power = self.unit_at[key].power
-        exempt = province_of(order.destination) if isinstance(order, SupportMove) else None
-        for attacker in self.moves_to.get(key, ()):
+        exempt = province_of(order.destination) if type(order) is SupportMove else None
+        for attacker in attackers:
             if self.owner[attacker].power == power:
                 continue
             if self.origin[attacker] == exempt:
@@ -250,31 +268,32 @@ class _Resolver:
         """A move by land always has its path; a convoyed one needs a chain
         of fleets with matching, successful convoy orders; the second leg of
         a double move needs the first leg to succeed."""
+        if key not in self.needs_path:
+            return True
         if key in self.first_leg:
             return self.resolve(self.first_leg[key])
-        if key not in self.convoyed:
-            return True
         fleets = self.convoys_for[key]
-        destination = province_of(self.orders[key].destination)  # type: ignore[union-attr]
+        destination = self.target[key]
         return route_exists(key, destination, lambda fleet: fleet in fleets and self.resolve(fleet), self.board)
 
-    def _given(self, supporters: list[str], excluded_power: str | None = None) -> int:
-        return sum(
-            1
-            for s in supporters
-            if self.resolve(s) and (excluded_power is None or self.unit_at[s].power != excluded_power)
-        )
-
-    def attack_strength(self, key: str, order: Move) -> int:
-        if not self.path(key):
+    def _given(self, supporters: list[str] | None, excluded_power: str | None = None) -> int:
+        if not supporters:
             return 0
-        destination = province_of(order.destination)
+        count = 0
+        for supporter in supporters:
+            if self.resolve(supporter) and (excluded_power is None or self.unit_at[supporter].power != excluded_power):
+                count += 1
+        return count
+
+    def attack_strength(self, key: str) -> int:
+        if key in self.needs_path and not self.path(key):
+            return 0
+        destination = self.target[key]
         defender = self.unit_at.get(destination)
-        supporters = self.move_supports.get(key, [])
+        supporters = self.move_supports.get(key)
         if defender is None:
             return 1 + self._given(supporters)
-        leaving = self.orders[destination]
-        if isinstance(leaving, Move) and self.head_to_head(key) is None and self.resolve(destination):
+        if destination in self.target and self.opposing[key] is None and self.resolve(destination):
             return 1 + self._given(supporters)
         if defender.power == self.owner[key].power:
             return 0
@@ -283,33 +302,36 @@ class _Resolver:
     def hold_strength(self, province: str) -> int:
         if province not in self.unit_at:
             return 0
-        if isinstance(self.orders[province], Move):
+        if province in self.target:
             return 0 if self.resolve(province) else 1
-        return 1 + self._given(self.hold_supports.get(province, []))
+        return 1 + self._given(self.hold_supports.get(province))
 
     def defend_strength(self, key: str) -> int:
-        return 1 + self._given(self.move_supports.get(key, []))
+        return 1 + self._given(self.move_supports.get(key))
 
     def prevent_strength(self, key: str) -> int:
-        if not self.path(key):
+        if key in self.needs_path and not self.path(key):
             return 0
-        opponent = self.head_to_head(key)
+        opponent = self.opposing[key]
         if opponent is not None and self.resolve(opponent):
             return 0
-        return 1 + self._given(self.move_supports.get(key, []))
+        return 1 + self._given(self.move_supports.get(key))
 
-    def _move_succeeds(self, key: str, order: Move) -> bool:
-        attack = self.attack_strength(key, order)
+    def _move_succeeds(self, key: str) -> bool:
+        attack = self.attack_strength(key)
         if attack == 0:
             return False
-        destination = province_of(order.destination)
-        opponent = self.head_to_head(key)
+        destination = self.target[key]
+        opponent = self.opposing[key]
         if opponent is not None:
             if attack <= self.defend_strength(opponent):
                 return False
         elif attack <= self.hold_strength(destination):
             return False
-        return all(attack > self.prevent_strength(other) for other in self.moves_to[destination] if other != key)
+        for other in self.moves_to[destination]:
+            if other != key and attack <= self.prevent_strength(other):
+                return False
+        return True
 
 
 def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
@@ -322,17 +344,18 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
     convoyed) and the standoff provinces.
     """
     resolver = _Resolver(board, orders)
-    for key, order in resolver.orders.items():
-        if isinstance(order, (Move, SupportHold, SupportMove, Convoy)):
-            resolver.resolve(key)
+    for key in resolver.decisions:
+        resolver.resolve(key)
     final: dict[str, Location] = {}
-    for province in board.unit_at:
-        leg = second_leg(province)
-        first = resolver.orders[province]
-        if leg in resolver.orders and resolver.resolution[leg]:
+    resolution = resolver.resolution
+    for province in resolver.moves:
+        if province in resolver.first_leg:
+            continue  # a second leg: its unit is the one of the first
+        leg = second_leg(province) if resolver.first_leg else None
+        if leg in resolver.target and resolution[leg]:
             final[province] = resolver.orders[leg].destination  # type: ignore[union-attr]
-        elif isinstance(first, Move) and resolver.resolution[province]:
-            final[province] = first.destination
+        elif resolution[province]:
+            final[province] = resolver.orders[province].destination  # type: ignore[union-attr]
     dislodger: dict[str, str] = {}
     for province in board.unit_at:
         if province in final:
@@ -363,10 +386,10 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
 
     occupied = {u.province for u in units}
     standoffs = set()
-    for key, order in resolver.orders.items():
-        if not isinstance(order, Move) or resolver.resolution[key] or not resolver.path(key):
+    for key in resolver.moves:
+        if resolution[key] or not resolver.path(key):
             continue
-        destination = province_of(order.destination)
+        destination = resolver.target[key]
         lost_head_to_head = (
             key in dislodger
             and resolver.origin[dislodger[key]] == destination
@@ -382,7 +405,7 @@ def _move_failure(resolver: _Resolver, key: str, order: Move) -> str:
         if key in resolver.first_leg:
             return "the first leg failed"
         return "no convoy" if not resolver.convoys_for.get(key) else "convoy disrupted"
-    if resolver.attack_strength(key, order) == 0:
+    if resolver.attack_strength(key) == 0:
         return "cannot dislodge a unit of its own power"
     return "bounced"
 

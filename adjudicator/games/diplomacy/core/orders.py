@@ -15,7 +15,9 @@ from adjudicator.games.diplomacy.core.model import Location, UnitType
 
 
 def _unit_text(kind: UnitType | None, location: Location) -> str:
-    return location if kind is None else f"{kind.value} {location}"
+    if kind is UnitType.ARMY:
+        return "A " + location
+    return location if kind is None else "F " + location
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from adjudicator.games.diplomacy.core.legality import tidy_order
 from adjudicator.games.diplomacy.core.mapdata import GameMap
@@ -52,7 +52,9 @@ class OrderBook:
     """
 
     def __init__(self, unit_at: Mapping[str, Unit]) -> None:
-        self._reports: list[OrderReport] = []
+        # Entries are kept as lists [power, text, order, valid, result,
+        # reason] and become reports once, when asked for.
+        self._entries: list[list[Any]] = []
         self._unit_at = unit_at
         self.chosen: dict[str, tuple[int, Order]] = {}
 
@@ -60,29 +62,27 @@ class OrderBook:
         """Record an unreadable or illegal order, printed in its tidied
         canonical form (board unit types and coasts)."""
         order = "" if line.order is None else str(tidy_order(line.order, self._unit_at))
-        self._reports.append(OrderReport(power, line.text, order, False, INVALID, reason))
+        self._entries.append([power, line.text, order, False, INVALID, reason])
 
     def accept(self, power: str, line: ParsedLine, order: Order, key: str | None) -> int:
         """Record a legal order for the unit ``key`` (``None``: no unit, e.g. a build)."""
         if key is not None and key in self.chosen:
-            index, _ = self.chosen[key]
-            earlier = self._reports[index]
-            self._reports[index] = OrderReport(earlier.power, earlier.text, earlier.order, False, INVALID, "superseded")
-        index = len(self._reports)
-        self._reports.append(OrderReport(power, line.text, str(order), True, "", ""))
+            earlier = self._entries[self.chosen[key][0]]
+            earlier[3:] = [False, INVALID, "superseded"]
+        index = len(self._entries)
+        self._entries.append([power, line.text, str(order), True, "", ""])
         if key is not None:
             self.chosen[key] = (index, order)
         return index
 
     def settle(self, index: int, result: str, reason: str = "") -> None:
         """Set the result of the accepted order at ``index``."""
-        report = self._reports[index]
-        self._reports[index] = OrderReport(report.power, report.text, report.order, report.valid, result, reason)
+        self._entries[index][4:] = [result, reason]
 
     def implied(self, power: str, order: str, result: str, reason: str = "") -> None:
         """Add the entry of a unit that received no legal order."""
-        self._reports.append(OrderReport(power, "", order, True, result, reason))
+        self._entries.append([power, "", order, True, result, reason])
 
     def reports(self) -> tuple[OrderReport, ...]:
         """All reports so far."""
-        return tuple(self._reports)
+        return tuple(OrderReport(*entry) for entry in self._entries)
