@@ -32,10 +32,6 @@ class UnknownGame(ValueError):
     """No game module for a variant name."""
 
 
-class GameSetupError(ValueError):
-    """Options that a game cannot start with; the message names the option."""
-
-
 @dataclass(frozen=True, slots=True)
 class Note:
     """A remark for the answer to a mail, as a key of the message catalogue
@@ -45,6 +41,17 @@ class Note:
 
     key: str
     fields: tuple[tuple[str, str], ...] = ()
+
+
+class GameSetupError(ValueError):
+    """Options that a game cannot start with, or a position edit it refuses;
+    the message names what is wrong (in English).  ``note``, when given,
+    says the same as a catalogue entry, so that the service answers in the
+    game's language."""
+
+    def __init__(self, message: str, note: Note | None = None) -> None:
+        super().__init__(message)
+        self.note = note
 
 
 @dataclass(frozen=True, slots=True)

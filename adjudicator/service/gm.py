@@ -37,6 +37,7 @@ from adjudicator.service.pictures import report_images
 from adjudicator.service.notify import queue_notice
 from adjudicator.service.notes import note_text
 from adjudicator.service.logwording import detail_text
+from adjudicator.service.notes import note_text
 from adjudicator.service.render import Texts
 from adjudicator.service.store import Connection, GameRecord, PlayerRecord, Store, Submission
 from adjudicator.service.turns import (
@@ -473,7 +474,9 @@ def _create(context: GmContext, tree: Tree[Any]) -> str:
     try:
         game = create_game(context.store, context.config, name, variant, {}, context.now, gm=address,
                            db=context.db, settings={"gm_password_hash": hash_password(password)})
-    except (GameError, GameSetupError, ValueError) as error:
+    except GameSetupError as error:
+        raise GmRefused(_setup_reason(context, error)) from None
+    except (GameError, ValueError) as error:
         raise GmRefused(str(error)) from None
     context.game = game
     queue_notice(context.store, context.db, context.config, game, address,
@@ -500,7 +503,7 @@ def _restart_with(context: GmContext, options: dict[str, Any]) -> None:
     try:
         state = gamedata.start_or_wait(_module(context), options, int(game.settings.get("seed", 0)))
     except GameSetupError as error:
-        raise GmRefused(str(error)) from None
+        raise GmRefused(_setup_reason(context, error)) from None
     from adjudicator.service.verify import OPENING, opening_events_of
 
     opening = [] if gamedata.awaiting(state) else opening_events_of(game.variant, state)
@@ -1045,6 +1048,14 @@ def _name(context: GmContext, power: str) -> str:
     return game_module(context.game.variant).power_name(power, context.game.language)
 
 
+def _setup_reason(context: GmContext, error: GameSetupError) -> str:
+    """A game's refusal in the game's language (its catalogue note), or its
+    message as written when the game gives no note."""
+    if error.note is None:
+        return str(error)
+    return note_text(error.note, context.texts, lambda power: _name(context, power))
+
+
 def _editor(context: GmContext) -> PositionEdits:
     editor = _module(context).position_edits()
     if editor is None:
@@ -1058,7 +1069,7 @@ def _edit(context: GmContext, change: Callable[[PositionEdits, dict[str, Any]], 
     try:
         state = change(editor, context.game.state)
     except GameSetupError as error:
-        raise GmRefused(str(error)) from None
+        raise GmRefused(_setup_reason(context, error)) from None
     _save(context, replace(context.game, state=state))
     context.lines.append(_done(context, what))
     return what

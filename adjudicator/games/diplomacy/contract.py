@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from adjudicator.games.base import Note
 from adjudicator.games.diplomacy.core.board import Board
 from adjudicator.games.diplomacy.core.engine import PhaseResult, adjudicate, initial_position
 from adjudicator.games.diplomacy.core.mapdata import GameMap, MapError, load_map
@@ -22,7 +23,40 @@ from adjudicator.games.diplomacy.variants.religion import CONFESSIONS
 
 
 class CaseError(ValueError):
-    """A malformed case; the message names the field that is wrong."""
+    """A malformed case: ``where`` names the field that is wrong (a JSON
+    path such as ``units.Bayern[2]``), ``message`` what is wrong with it in
+    English (the text is ``where: message``, part of the CLI contract), and
+    ``note``, when the problem can arise in a game's own state (a GM's edit,
+    an option), the same message as a catalogue entry
+    (``templates/texts/diplomacy_edits.toml``) without the path."""
+
+    def __init__(self, where: str, message: str, note: Note | None = None) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+        self.note = note
+
+
+def note(key: str, **fields: str) -> Note:
+    """A catalogue note ``key`` with ``fields`` (in their given order)."""
+    return Note(key, tuple(fields.items()))
+
+
+_OPTION_PROBLEMS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("case_unknown_options", re.compile(r"unknown option\(s\) (?P<options>.+)")),
+    ("case_option_value", re.compile(r"(?P<option>\w+): '(?P<value>.*)' is not one of (?P<allowed>.+)")),
+    ("case_option_number", re.compile(r"(?P<option>\w+): expected a whole number")),
+)
+
+
+def option_note(problem: str) -> Note | None:
+    """The catalogue note of a variant's option problem (``option_problem``
+    of the rules), or ``None`` for a form not known here."""
+    for key, pattern in _OPTION_PROBLEMS:
+        match = pattern.fullmatch(problem)
+        if match:
+            return Note(key, tuple(match.groupdict().items()))
+    return None
 
 
 @dataclass(frozen=True)
@@ -41,14 +75,16 @@ _UNIT_RE = re.compile(r"^\s*([AaFf])\s+([^/()]+?)\s*(?:[/(]\s*([^)]+?)\s*\)?)?\s
 def _power(game_map: GameMap, name: Any, where: str) -> str:
     power = game_map.lookup_power(name) if isinstance(name, str) else None
     if power is None:
-        raise CaseError(f"{where}: unknown power {name!r} (known: {', '.join(game_map.powers)})")
+        known = ", ".join(game_map.powers)
+        raise CaseError(where, f"unknown power {name!r} (known: {known})",
+                        note("case_unknown_power", name=str(name), known=known))
     return power
 
 
 def _province(game_map: GameMap, text: Any, where: str) -> str:
     province = game_map.lookup_place(text) if isinstance(text, str) else None
     if province is None:
-        raise CaseError(f"{where}: unknown province {text!r}")
+        raise CaseError(where, f"unknown province {text!r}", note("why_unknown_province", name=str(text)))
     return province
 
 
@@ -57,21 +93,25 @@ def parse_unit(game_map: GameMap, power: str, text: Any, where: str) -> Unit:
     raises ``CaseError`` when it is malformed or cannot stand there."""
     match = _UNIT_RE.match(text) if isinstance(text, str) else None
     if not match:
-        raise CaseError(f"{where}: {text!r} is not a unit such as 'A VIE' or 'F STP/SC'")
+        raise CaseError(where, f"{text!r} is not a unit such as 'A VIE' or 'F STP/SC'", note("case_not_a_unit", text=str(text)))
     kind = UnitType(match.group(1).upper())
     province = _province(game_map, match.group(2), where)
     location = province
     if match.group(3):
         coast = game_map.lookup_coast(match.group(3))
         if coast is None:
-            raise CaseError(f"{where}: unknown coast {match.group(3)!r} in {text!r}")
+            raise CaseError(where, f"unknown coast {match.group(3)!r} in {text!r}",
+                            note("case_unknown_coast", coast=match.group(3), text=text))
         if kind is UnitType.FLEET:
             location = f"{province}/{coast}"
     if kind is UnitType.FLEET and location == province and len(game_map.fleet_locations(province)) > 1:
-        raise CaseError(f"{where}: {text!r} needs a coast ({' or '.join(game_map.fleet_locations(province))})")
+        coasts = game_map.fleet_locations(province)
+        raise CaseError(where, f"{text!r} needs a coast ({' or '.join(coasts)})",
+                        note("case_needs_coast", text=text, coasts=", ".join(coasts)))
     if not game_map.can_stand(kind, location):
         what = "an army" if kind is UnitType.ARMY else "a fleet"
-        raise CaseError(f"{where}: {what} cannot stand in {location} ({text!r})")
+        raise CaseError(where, f"{what} cannot stand in {location} ({text!r})",
+                        note(f"case_{kind.name.lower()}_cannot_stand", location=location, text=text))
     return Unit(power, kind, location)
 
 
@@ -80,36 +120,36 @@ def _object(data: Any, key: str, where: str = "case") -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise CaseError(f"{where}.{key}: expected an object mapping powers to lists")
+        raise CaseError(f"{where}.{key}", "expected an object mapping powers to lists")
     return value
 
 
 def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
-        raise CaseError(f"{where}: expected a list")
+        raise CaseError(where, "expected a list")
     return value
 
 
 def case_from_json(data: Any) -> Case:
     """Validate a decoded JSON case (see docs/cli.md) and build the position."""
     if not isinstance(data, dict):
-        raise CaseError("case: expected a JSON object")
+        raise CaseError("case", "expected a JSON object")
     variant = data.get("variant", "standard")
     try:
         game_map = load_map(variant) if isinstance(variant, str) else None
     except MapError as error:
-        raise CaseError(f"variant: {error}") from None
+        raise CaseError("variant", str(error)) from None
     if game_map is None:
-        raise CaseError(f"variant: expected a map name, got {variant!r}")
+        raise CaseError("variant", f"expected a map name, got {variant!r}")
     if "phase" not in data:
-        raise CaseError("phase: missing (e.g. \"S1901M\")")
+        raise CaseError("phase", "missing (e.g. \"S1901M\")")
     try:
         phase = Phase.parse(data["phase"]) if isinstance(data["phase"], str) else Phase.parse(repr(data["phase"]))
     except ValueError as error:
-        raise CaseError(f"phase: {error}") from None
+        raise CaseError("phase", str(error)) from None
     problem = rules_for(game_map).phase_problem(phase)
     if problem is not None:
-        raise CaseError(f"phase: {problem}")
+        raise CaseError("phase", problem)
 
     units: list[Unit] = []
     taken: dict[str, Unit] = {}
@@ -120,7 +160,9 @@ def case_from_json(data: Any) -> Case:
         for index, text in enumerate(_list(listed, f"units.{name}")):
             unit = parse_unit(game_map, power, text, f"units.{name}[{index}]")
             if unit.province in taken:
-                raise CaseError(f"units.{name}[{index}]: {unit.province} already holds {taken[unit.province]}")
+                held = str(taken[unit.province])
+                raise CaseError(f"units.{name}[{index}]", f"{unit.province} already holds {held}",
+                                note("case_already_holds", province=unit.province, unit=held))
             taken[unit.province] = unit
             units.append(unit)
 
@@ -131,9 +173,11 @@ def case_from_json(data: Any) -> Case:
             for index, text in enumerate(_list(listed, f"centers.{name}")):
                 province = _province(game_map, text, f"centers.{name}[{index}]")
                 if not game_map.provinces[province].centre:
-                    raise CaseError(f"centers.{name}[{index}]: {province} is not a supply centre")
+                    raise CaseError(f"centers.{name}[{index}]", f"{province} is not a supply centre",
+                                    note("case_not_centre", province=province))
                 if province in centres and centres[province] != power:
-                    raise CaseError(f"centers.{name}[{index}]: {province} is also owned by {centres[province]}")
+                    raise CaseError(f"centers.{name}[{index}]", f"{province} is also owned by {centres[province]}",
+                                    note("case_centre_owned", province=province, owner=centres[province]))
                 centres[province] = power
     else:
         centres = game_map.initial_centres()
@@ -148,14 +192,14 @@ def case_from_json(data: Any) -> Case:
         power = _power(game_map, name, "orders")
         texts = [listed] if isinstance(listed, str) else _list(listed, f"orders.{name}")
         if not all(isinstance(t, str) for t in texts):
-            raise CaseError(f"orders.{name}: expected a list of order strings")
+            raise CaseError(f"orders.{name}", "expected a list of order strings")
         orders.setdefault(power, []).extend(texts)
     options = _options(game_map, data)
     confessions = _confessions(game_map, data, options)
     incapacitated = _incapacitated(game_map, data, units)
     quiet = data.get("quiet_years", 0)
     if not isinstance(quiet, int) or isinstance(quiet, bool) or quiet < 0:
-        raise CaseError(f"quiet_years: expected a whole number of years, got {quiet!r}")
+        raise CaseError("quiet_years", f"expected a whole number of years, got {quiet!r}")
     position = Position(
         phase, tuple(units), centres, dislodged, standoffs, confessions, incapacitated, quiet
     )
@@ -168,10 +212,10 @@ _CONFESSION_STATES = tuple(state for c in CONFESSIONS for state in (c, f"ex-{c}"
 def _options(game_map: GameMap, data: Mapping[str, Any]) -> dict[str, Any]:
     options = data.get("options", {})
     if not isinstance(options, dict):
-        raise CaseError("options: expected an object")
+        raise CaseError("options", "expected an object")
     problem = rules_for(game_map).option_problem(options)
     if problem is not None:
-        raise CaseError(f"options: {problem}")
+        raise CaseError("options", problem, option_note(problem))
     return dict(options)
 
 
@@ -181,18 +225,20 @@ def _confessions(game_map: GameMap, data: Mapping[str, Any], options: Mapping[st
     if given is None:
         return initial
     if not initial:
-        raise CaseError(f"confessions: the {game_map.name} variant has no confessions")
+        raise CaseError("confessions", f"the {game_map.name} variant has no confessions",
+                        note("case_no_confessions", variant=game_map.name))
     if not isinstance(given, dict):
-        raise CaseError("confessions: expected an object mapping powers to {\"state\", \"until\"}")
+        raise CaseError("confessions", "expected an object mapping powers to {\"state\", \"until\"}")
     confessions = dict(initial)
     for name, entry in given.items():
         power = _power(game_map, name, "confessions")
         where = f"confessions.{name}"
         if not isinstance(entry, dict) or entry.get("state") not in _CONFESSION_STATES:
-            raise CaseError(f"{where}: expected {{\"state\": one of {', '.join(_CONFESSION_STATES)}, \"until\": year}}")
+            raise CaseError(where, f"expected {{\"state\": one of {', '.join(_CONFESSION_STATES)}, \"until\": year}}")
         until = entry.get("until")
         if entry["state"].startswith("ex-") != isinstance(until, int):
-            raise CaseError(f"{where}.until: an ex-state needs the year it ends, a settled confession none")
+            raise CaseError(f"{where}.until", "an ex-state needs the year it ends, a settled confession none",
+                            note("case_ex_needs_year"))
         confessions[power] = Confession(entry["state"], until)
     return confessions
 
@@ -203,7 +249,7 @@ def _incapacitated(game_map: GameMap, data: Mapping[str, Any], units: list[Unit]
         where = f"incapacitated[{index}]"
         wanted = parse_unit(game_map, "", text, where)
         if not any(u.province == wanted.province and u.kind is wanted.kind for u in units):
-            raise CaseError(f"{where}: {text!r} is not a unit on the board")
+            raise CaseError(where, f"{text!r} is not a unit on the board", note("case_not_on_board", text=str(text)))
         provinces.add(wanted.province)
     return frozenset(provinces)
 
@@ -213,7 +259,7 @@ def _dislodged(
 ) -> tuple[DislodgedUnit, ...]:
     entries = _object(data, "dislodged")
     if entries and phase.kind is not PhaseKind.RETREAT:
-        raise CaseError(f"dislodged: only a retreat phase has dislodged units, not {phase}")
+        raise CaseError("dislodged", f"only a retreat phase has dislodged units, not {phase}")
     board = Board(game_map, rules_for(game_map), units)
     occupied = {u.province for u in units}
     result: list[DislodgedUnit] = []
@@ -222,7 +268,7 @@ def _dislodged(
         for index, entry in enumerate(_list(listed, f"dislodged.{name}")):
             where = f"dislodged.{name}[{index}]"
             if not isinstance(entry, dict) or "unit" not in entry:
-                raise CaseError(f"{where}: expected {{\"unit\": ..., \"attacker_from\": ...}}")
+                raise CaseError(where, "expected {\"unit\": ..., \"attacker_from\": ...}")
             unit = parse_unit(game_map, power, entry["unit"], f"{where}.unit")
             attacker = entry.get("attacker_from")
             attacker = _province(game_map, attacker, f"{where}.attacker_from") if attacker is not None else None
@@ -235,7 +281,7 @@ def _dislodged(
                 options = tuple(retreats)
             else:
                 if attacker is None:
-                    raise CaseError(f"{where}: give attacker_from or retreats")
+                    raise CaseError(where, "give attacker_from or retreats")
                 options = retreat_options(board, unit, attacker, by_convoy, occupied, standoffs)
             result.append(DislodgedUnit(unit, attacker, by_convoy, options))
     return tuple(result)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from adjudicator.games.diplomacy.contract import CaseError, case_from_json, result_to_json
+from adjudicator.games.diplomacy.contract import CaseError, case_from_json, option_note, result_to_json
 from adjudicator.games.diplomacy.core.adjustments import allowances
 from adjudicator.games.diplomacy.core.engine import PhaseResult, adjudicate, initial_position
 from adjudicator.games.diplomacy.core.mapdata import GameMap, load_map
@@ -87,13 +87,13 @@ class DiplomacyGame(SimultaneousPhases):
             chosen["seed"] = seed  # the game's own seed, so that the draw can be verified
         problem = rules.option_problem(chosen)
         if problem is not None:
-            raise GameSetupError(problem)
+            raise GameSetupError(problem, option_note(problem))
         position = initial_position(self.game_map)
         state: JSON = {"variant": self.variant, "phase": str(position.phase), "options": chosen}
         try:
             case = case_from_json(state)
         except CaseError as error:
-            raise GameSetupError(str(error)) from None
+            raise GameSetupError(str(error), error.note) from None
         if case.position.confessions:
             state["confessions"] = {
                 power: {"state": c.state, "until": c.until} for power, c in case.position.confessions.items()
