@@ -37,7 +37,6 @@ from adjudicator.service.pictures import report_images
 from adjudicator.service.notify import queue_notice
 from adjudicator.service.notes import note_text
 from adjudicator.service.logwording import detail_text
-from adjudicator.service.notes import note_text
 from adjudicator.service.render import Texts
 from adjudicator.service.store import Connection, GameRecord, PlayerRecord, Store, Submission
 from adjudicator.service.turns import (
