@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from adjudicator.games.base import (
-    JSON, AcceptedOrder, DataFile, GameSetupError, OrderCheck, OrderProblem, Resolution, TurnPhase,
+    JSON, AcceptedOrder, DataFile, GameSetupError, Note, OrderCheck, OrderProblem, Resolution, TurnPhase,
 )
 from adjudicator.games import randomness
 from adjudicator.games.kreml import data as kdata
@@ -27,7 +27,7 @@ from adjudicator.games.kreml.orders import Order
 from adjudicator.games.kreml.parse import HINT, NameProblem, ParseError, parse_line, resolve
 from adjudicator.games.kreml.reasons import Reason, reason
 from adjudicator.games.kreml.report import build, status
-from adjudicator.games.kreml.rules import FIRST_YEAR, SEATS, leader, rule_options
+from adjudicator.games.kreml.rules import CANDIDATE, FIRST_YEAR, OFFICES, SEATS, at, holder, leader, rule_options
 
 DATA_NAME = "kreml"
 BETWEEN_STEPS = ("REVEAL",)
@@ -292,6 +292,24 @@ class KremlGame:
         if state["step"]["kind"] != "notes":
             found += [f"REVEAL {n} {lo}" + (f"..{hi}" if hi > lo else "") + " – "
                       + words.say("do_REVEAL", language, low=lo, high=hi) for n, lo, hi in legal.reveals(state, power)]
+        return tuple(found)
+
+    def seat_notes(self, state: JSON, power: str) -> tuple[Note, ...]:
+        """For the start mail: the stand-in mark, what ``power`` does first
+        (his secret note: ten lines, told to him alone), the players'
+        seniority (Hausregel 3) with his place, every office with its
+        holder (age, illness) and the candidates (the judge adds the first
+        deadline and the picture of the Politburo)."""
+        found: list[Note] = [Note("kreml_standin")] if state["data"]["standin"] else []
+        found.append(Note("kreml_start_first", (("size", str(influence.NOTE_SIZE)), ("nestor", kdata.NESTOR))))
+        order = list(state["seniority"])
+        found.append(Note("kreml_start_seniority", (("order", ", ".join(order)), ("place", str(order.index(power) + 1)))))
+        for office in OFFICES:
+            name = holder(state, office)
+            age, ill = (state["pol"][name]["age"], int(state["pol"][name]["ill"])) if name else ("-", 0)
+            found.append(Note("kreml_start_office", (("office_key", f"kreml_office_{office}"), ("name", name or "-"),
+                                                      ("age", str(age)), ("ill", ", " + "+" * ill if ill else ""))))
+        found.append(Note("kreml_start_candidates", (("names", ", ".join(at(state, CANDIDATE)) or "-"),)))
         return tuple(found)
 
     def report_lines(self, report: JSON, language: str) -> tuple[str, ...]:
