@@ -474,6 +474,13 @@ def test_ruling_24_forced_train_and_bankruptcy() -> None:
     g["ipo"]["Saar"] = []
     t = Table(g=g).script([("S1", "PASS"), ("S1", "PASS")])
     assert t.refused("S1", "SELL 2 Saar").key == "p47_sell_too_much"
+    assert "SELL 1 Saar" in [str(o) for o in engine.legal_orders(DATA, t.g)]
+    g["cash"]["S1"] -= 60
+    g["bank"] += 60
+    poorer = Table(g=g).script([("S1", "PASS"), ("S1", "PASS")])     # now he needs both: one sale, one row down
+    assert "SELL 2 Saar" in [str(o) for o in engine.legal_orders(DATA, poorer.g)]
+    poorer.do("S1", "SELL 2 Saar")
+    assert poorer.cash("S1") == 10 + 2 * 84 and poorer.price("Saar") < 84
     t.do("S1", "SELL 1 Saar")
     assert sum(t.g["market"]["Saar"]) == 60 and t.cash("S1") == 70 + 84
 

@@ -199,5 +199,6 @@ def candidate_orders(data: GameData, g: JSON, limit_lays: int = 400) -> list[Ord
                 candidates.append(CompanyBuysPrivate(p.id, p.sale[0]))
                 candidates.append(CompanyBuysPrivate(p.id, p.sale[1]))
         if operate._in_emergency(data, g, cid):
-            candidates += [Sell(1, c.id) for c in data.companies]
+            candidates += [Sell(n, c.id) for c in data.companies
+                           for n in range(1, max(1, percent(g, seat, c.id) // 10) + 1)]
     return candidates
