@@ -1,11 +1,16 @@
 """Writing a ``Scene`` as a PNG image with Pillow, for mail readers that
 do not show SVG.
 
-The scene is painted at twice its size and scaled down (smooth edges),
-then reduced to a palette of at most 256 colours without dithering,
-which keeps a map picture small for mail.  The palette is the median cut
+The board under everything else (the leading polygons and lines: a map's
+regions and borders) is painted at its own size, crisp, and the rest
+(units, orders, text) at twice its size and scaled down (smooth edges);
+then the picture is reduced to a small palette without dithering: every
+colour the scene names, exactly (a power's colour never drifts to its
+neighbour's), and ``BLENDS`` more for the smoothed edges, the median cut
 of every fourth pixel in each direction (the full picture would cost six
-times more for a palette that looks the same), and each text is set once
+times more for a palette that looks the same).  Both keep a map picture
+small for mail: smoothed borders and a full 256-colour palette cost about
+a quarter more bytes than they add to what a reader can see.  Each text is set once
 per process as a mask and then only pasted (labels repeat in every
 picture of a map).  Text is set in DejaVu Sans
 (Debian's ``fonts-dejavu-core``, which the README's install commands
@@ -26,10 +31,14 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from adjudicator.games.pictures.geometry import Point, distance
-from adjudicator.games.pictures.scene import Circle, Group, Polygon, Polyline, Scene, Shape, Style, Text
+from adjudicator.games.pictures.scene import Circle, Group, Polygon, Polyline, Scene, Shape, Style, Text, walk
 
 SUPERSAMPLE = 2
-"""The scene is painted this many times larger, then scaled down."""
+"""All but the board is painted this many times larger, then scaled down."""
+
+BLENDS = 32
+"""Palette colours besides the scene's own, for smoothed edges (PNG's
+compression works best on few colours)."""
 
 
 FONT_FOLDERS = (
@@ -73,14 +82,15 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
 
 
-def _scaled(points: tuple[Point, ...]) -> list[tuple[float, float]]:
-    return [(x * SUPERSAMPLE, y * SUPERSAMPLE) for x, y in points]
+def _scaled(points: tuple[Point, ...], scale: int) -> list[tuple[float, float]]:
+    return [(x * scale, y * scale) for x, y in points]
 
 
-def _dashes(points: list[tuple[float, float]], pattern: tuple[float, ...]) -> list[list[tuple[float, float]]]:
-    """The drawn pieces of a polyline under a dash pattern (already scaled)."""
+def _dashes(points: list[tuple[float, float]], pattern: tuple[float, ...],
+            scale: int) -> list[list[tuple[float, float]]]:
+    """The drawn pieces of a polyline under a dash pattern (points already scaled)."""
     pieces: list[list[tuple[float, float]]] = []
-    lengths = [d * SUPERSAMPLE for d in pattern]
+    lengths = [d * scale for d in pattern]
     index, left, drawing = 0, lengths[0], True
     current: list[tuple[float, float]] = [points[0]]
     for p, q in zip(points, points[1:]):
@@ -107,13 +117,14 @@ def _dashes(points: list[tuple[float, float]], pattern: tuple[float, ...]) -> li
     return pieces
 
 
-def _line(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]], style: Style, closed: bool) -> None:
+def _line(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]], style: Style, closed: bool,
+          scale: int) -> None:
     if style.stroke is None or len(points) < 2:
         return
     path = [*points, points[0]] if closed else points
-    width = max(1, round(style.width * SUPERSAMPLE))
+    width = max(1, round(style.width * scale))
     colour = _rgb(style.stroke)
-    for piece in _dashes(path, style.dash) if style.dash else [path]:
+    for piece in _dashes(path, style.dash, scale) if style.dash else [path]:
         draw.line(piece, fill=colour, width=width, joint="curve")
         if width > 2:
             radius = width / 2
@@ -121,17 +132,17 @@ def _line(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]], style: S
                 draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour)
 
 
-def _paint(draw: ImageDraw.ImageDraw, shape: Shape) -> None:
+def _paint(draw: ImageDraw.ImageDraw, shape: Shape, scale: int = SUPERSAMPLE) -> None:
     if isinstance(shape, Group):
         for child in shape.children:
-            _paint(draw, child)
+            _paint(draw, child, scale)
     elif isinstance(shape, Polygon):
-        points = _scaled(shape.points)
+        points = _scaled(shape.points, scale)
         if len(points) >= 3 and shape.style.fill is not None:
             draw.polygon(points, fill=_rgb(shape.style.fill))
-        _line(draw, points, shape.style, closed=True)
+        _line(draw, points, shape.style, True, scale)
     elif isinstance(shape, Polyline):
-        _line(draw, _scaled(shape.points), shape.style, closed=False)
+        _line(draw, _scaled(shape.points, scale), shape.style, False, scale)
     elif isinstance(shape, Circle):
         x, y = shape.centre[0] * SUPERSAMPLE, shape.centre[1] * SUPERSAMPLE
         r = shape.radius * SUPERSAMPLE
@@ -143,7 +154,7 @@ def _paint(draw: ImageDraw.ImageDraw, shape: Shape) -> None:
                 steps = max(12, round(2 * math.pi * r / 4))
                 ring = [(x + r * math.cos(2 * math.pi * k / steps), y + r * math.sin(2 * math.pi * k / steps))
                         for k in range(steps)]
-                _line(draw, ring, shape.style, closed=True)
+                _line(draw, ring, shape.style, True, SUPERSAMPLE)
             else:
                 draw.ellipse(box, outline=_rgb(shape.style.stroke), width=max(1, round(shape.style.width * SUPERSAMPLE)))
     else:
@@ -177,22 +188,54 @@ def _text(draw: ImageDraw.ImageDraw, shape: Text) -> None:
     draw.bitmap((x, y), mask, fill=_rgb(shape.fill))
 
 
-def _palette(image: Image.Image) -> Image.Image:
-    """At most 256 colours for ``image``: the median cut of a sample of its
-    pixels (every fourth in each direction, taken as they are)."""
+def _named_colours(scene: Scene) -> list[tuple[int, int, int]]:
+    """Every colour the scene names (background, fills, strokes, texts), sorted."""
+    colours = {_rgb(scene.background)}
+    for shape in walk(scene.shapes):
+        if isinstance(shape, Text):
+            colours.add(_rgb(shape.fill))
+        elif not isinstance(shape, Group):
+            colours.update(_rgb(c) for c in (shape.style.fill, shape.style.stroke) if c is not None)
+    return sorted(colours)
+
+
+def _palette(image: Image.Image, named: list[tuple[int, int, int]]) -> Image.Image:
+    """A palette image of the ``named`` colours (at most 256 are kept) and
+    ``BLENDS`` more: the median cut of a sample of the pixels of ``image``
+    (every fourth in each direction, taken as they are)."""
     sample = image.resize((max(1, image.width // 4), max(1, image.height // 4)), Image.Resampling.NEAREST)
-    return sample.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    cut = sample.quantize(colors=BLENDS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).getpalette() or []
+    blends = [(cut[i], cut[i + 1], cut[i + 2]) for i in range(0, min(len(cut), 3 * BLENDS), 3)]
+    colours = list(dict.fromkeys([*named, *blends]))[:256]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([value for colour in colours for value in colour])
+    return palette
+
+
+def _board(scene: Scene) -> tuple[list[Shape], list[Shape]]:
+    """The scene's shapes split into the board (the leading run of polygons
+    and lines, before the first circle or text) and what lies on it."""
+    shapes: list[Shape] = [shape for shape in walk(scene.shapes) if not isinstance(shape, Group)]
+    count = 0
+    while count < len(shapes) and isinstance(shapes[count], (Polygon, Polyline)):
+        count += 1
+    return shapes[:count], shapes[count:]
 
 
 def to_png(scene: Scene) -> bytes:
     """The scene as PNG bytes, ``scene.width`` x ``scene.height`` pixels,
     palette colour; deterministic for a given Pillow version."""
-    big = Image.new("RGB", (scene.width * SUPERSAMPLE, scene.height * SUPERSAMPLE), _rgb(scene.background))
+    board, rest = _board(scene)
+    crisp = Image.new("RGB", (scene.width, scene.height), _rgb(scene.background))
+    draw = ImageDraw.Draw(crisp)
+    for shape in board:
+        _paint(draw, shape, 1)
+    big = crisp.resize((scene.width * SUPERSAMPLE, scene.height * SUPERSAMPLE), Image.Resampling.NEAREST)
     draw = ImageDraw.Draw(big)
-    for shape in scene.shapes:
+    for shape in rest:
         _paint(draw, shape)
     small = big.reduce(SUPERSAMPLE)
-    image = small.quantize(palette=_palette(small), dither=Image.Dither.NONE)
+    image = small.quantize(palette=_palette(small, _named_colours(scene)), dither=Image.Dither.NONE)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=6)
     return out.getvalue()
