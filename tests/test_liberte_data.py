@@ -52,3 +52,39 @@ def test_the_module_offers_its_data_file() -> None:
     assert entry.name == "liberte" and entry.required
     assert entry.template() == template() and entry.check(standin_text()) == ()
     assert entry.check(template())
+
+
+def test_every_effect_kind_can_be_entered_and_the_stand_in_uses_each() -> None:
+    from adjudicator.games.liberte.data import DECKS, EFFECTS
+
+    data = standin()
+    specials = [c for c in data.cards.values() if c.kind == "special"]
+    assert {c.effect for c in specials} == set(EFFECTS) == {
+        "remove", "clear", "battle", "unbattle", "draw", "place", "move"}
+    assert all(c.count >= 1 for c in specials)
+    assert {d: sum(c.deck == d for c in data.cards.values()) for d in "AB"} == DECKS == {"A": 57, "B": 53}
+    assert "STAND-IN EFFECTS" in standin_text()
+    for source in ("bdml.free.fr", "fr-academic.com", "jedisjeux.net", "pevans.co.uk"):
+        assert source in template()
+
+
+def test_a_special_card_effect_unknown_or_malformed_is_refused() -> None:
+    from adjudicator.games.base import GameSetupError
+    import pytest
+
+    text = standin_text()
+    head = '[cards.A49]\ndeck = "A"\nkind = "special"\nname = "Special A49 (stand-in)"\neffect = "remove"\ncount = 1\n'
+    assert head in text
+    unknown = text.replace(head, head.replace('effect = "remove"', 'effect = "unknown"'))
+    assert problems(unknown) == ("cards.A49.effect is unknown",)
+    with pytest.raises(GameSetupError, match=r"cards\.A49\.effect is unknown"):
+        liberte4().start({"data.liberte": unknown}, 1)
+    assert problems(text.replace(head, head.replace('"remove"', '"swap"'))) == (
+        "cards.A49.effect: expected one of remove, clear, battle, unbattle, draw, place, move, got 'swap'",)
+    assert problems(text.replace(head, head.replace("count = 1", "count = 9"))) == (
+        "cards.A49.count: expected a whole number 1..5, got 9",)
+    assert problems(text.replace(head, head + 'region = "ATLANTIS"\n')) == ("cards.A49.region: 'ATLANTIS' is no region",)
+    assert problems(text.replace(head, head.replace('"remove"', '"place"'))) == (
+        "cards.A49.faction: a place card names the faction it places",)
+    moved = text.replace('[cards.A56]\ndeck = "A"', '[cards.B56]\ndeck = "B"')
+    assert "cards: deck A has 57 cards, not 56" in problems(moved)

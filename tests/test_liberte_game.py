@@ -52,10 +52,13 @@ def one_game(number: int) -> tuple[str, Any, list[Any], Any]:
 
 def test_two_hundred_random_games_reach_their_end() -> None:
     ends: Counter[str] = Counter()
+    effects: Counter[str] = Counter()
     for number in range(GAMES):
         kind, final, resolutions, module = one_game(number)
         assert resolutions[-1].next_phase is None, f"game {number} did not end"
         ends[kind] += 1
+        effects.update(e["fields"]["effect"] for r in resolutions for e in r.report["events"]
+                       if e["key"] == "lib_ev_special")
         result = final["game"]["result"]
         if kind == "points":
             assert final["game"]["round"] == 4
@@ -63,6 +66,7 @@ def test_two_hundred_random_games_reach_their_end() -> None:
         last = resolutions[-1]
         assert (last.winner is not None) != (last.draw is not None)
     assert set(ends) == {"points", "landslide", "counter_revolution"}, ends
+    assert set(effects) == {"remove", "clear", "battle", "unbattle", "draw", "place", "move"}, effects
 
 
 @pytest.mark.parametrize("number", [0, 1, 2, 5])

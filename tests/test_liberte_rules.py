@@ -219,8 +219,14 @@ def test_ruling_17_a_battle_tie_is_decided_by_generals() -> None:
     module, state = election_after_pass(displays={"A": [one.id], "B": [two.id]},
                                         box={"A": 2, "B": 2, "C": 0, "D": 0}, round=2)
     state = act(module, state, "A", "PASS").state
-    g = step(module, state, {"A": [f"BID {one.id}"], "B": [f"BID {two.id}"]}).state["game"]
+    resolution = step(module, state, {"A": [f"BID {one.id}"], "B": [f"BID {two.id}"]})
+    g = resolution.state["game"]
     assert g["battles"][0]["lost"] and g["lost_battles"] == 1
+    # No effect beyond the points: nobody scores the battle, every marker goes back, it is reported and counted.
+    keys = [e["key"] for e in resolution.report["events"]]
+    assert "lib_ev_battle_lost" in keys and "lib_ev_battle_won" not in keys and g["battles"][0]["winner"] == ""
+    assert g["box"] == {"A": 0, "B": 0, "C": 0, "D": 0} and free_markers(g, "A") == 20
+    assert "lost battles 1" in module.status_lines(resolution.state, "en")[1]
 
 
 def test_ruling_18_round_one_markers_wait_for_valmy() -> None:
@@ -656,3 +662,124 @@ def test_report_and_status_lines_for_the_judge() -> None:
     assert status[0].startswith("NOTE: played with the INVENTED stand-in data")
     assert status[1].startswith("Round 1; order A B C D") and status[-1].endswith("Paris A-blue-1")
     assert not any(c in " ".join(status) for c in resolution.state["game"]["hands"]["B"])
+
+
+# --- Special cards: every effect kind of the data file (rulings 15, 34-39) ----------------------
+
+
+def special(effect: str, **wanted: Any) -> str:
+    """The first stand-in special card with this effect (and fields)."""
+    return cards("special", effect=effect, **wanted)[0]
+
+
+def test_ruling_34_a_special_card_takes_up_to_its_count() -> None:
+    red_remover = special("remove", count=2, faction="red")
+    module, state = position(hands={"A": [red_remover]}, board={"BERRY": [["B", "red", 3], ["C", "blue", 1]]})
+    after = act(module, state, "A", f"SPECIAL {red_remover} BERRY/B").state["game"]
+    assert after["board"]["BERRY"] == [["B", "red", 1], ["C", "blue", 1]]
+    assert after["supply"]["red"] == state["game"]["supply"]["red"] + 2 and red_remover in after["discard"]
+    assert problems(module, state, "A", f"SPECIAL {red_remover} BERRY/C") == [
+        f"{red_remover} hits only stacks of the Radicals (red)"]
+    assert problems(module, state, "A", f"SONDER {red_remover} BERRY/C", "de") == [
+        f"{red_remover} trifft nur Stapel der Radikale (rot)"]
+    module, state = position(hands={"A": [red_remover]}, board={"BERRY": [["B", "red", 1]]})
+    after = act(module, state, "A", f"SPECIAL {red_remover} BERRY/B").state["game"]
+    assert after["board"]["BERRY"] == [] and free_markers(after, "B") == 20
+    double = special("battle", count=2)
+    module, state = position(hands={"A": [double]}, box={"A": 19, "B": 0, "C": 0, "D": 0})
+    assert act(module, state, "A", f"SPECIAL {double}").state["game"]["box"]["A"] == 20
+
+
+def test_ruling_37_a_cleared_stack_returns_its_marker() -> None:
+    centre = special("clear", scope="CENTRE")
+    module, state = position(hands={"A": [centre]}, board={"PARIS": [["B", "white", 3]], "BRETAGNE": [["B", "red", 1]]})
+    after = act(module, state, "A", f"SPECIAL {centre} PARIS/B").state["game"]
+    assert after["board"]["PARIS"] == [] and after["supply"]["white"] == state["game"]["supply"]["white"] + 3
+    assert free_markers(after, "B") == 19
+    assert problems(module, state, "A", f"SPECIAL {centre} BRETAGNE/B") == [
+        f"{centre} acts only in Centre, not in Bretagne"]
+    assert problems(module, state, "A", f"SPECIAL {centre} PARIS") == [
+        f"{centre} needs a stack: SPECIAL {centre} PROVINCE/PLAYER"]
+    white = special("clear", faction="white")
+    module, state = position(hands={"A": [white]}, board={"BRETAGNE": [["A", "white", 2], ["B", "red", 1]]})
+    assert act(module, state, "A", f"SPECIAL {white} BRETAGNE/A").state["game"]["board"]["BRETAGNE"] == [
+        ["B", "red", 1]]
+
+
+def test_ruling_38_markers_out_of_the_battle_box_go_back_to_their_owner() -> None:
+    single, double = special("unbattle", count=1), special("unbattle", count=2)
+    module, state = position(hands={"A": [single, double]}, box={"A": 1, "B": 2, "C": 0, "D": 0})
+    after = act(module, state, "A", f"SONDER {single} SCHLACHT/B").state["game"]
+    assert after["box"] == {"A": 1, "B": 1, "C": 0, "D": 0} and free_markers(after, "B") == 19
+    assert act(module, state, "A", f"SPECIAL {double} BATTLE/B").state["game"]["box"]["B"] == 0
+    assert problems(module, state, "A", f"SPECIAL {single} BATTLE/A") == [
+        "player A has no control markers in the battle box that you could take"]
+    assert problems(module, state, "A", f"SPECIAL {single} BATTLE/C", "de") == [
+        "Spieler C hat keine Kontrollmarker in der Battle Box, die du nehmen könntest"]
+    assert problems(module, state, "A", f"SPECIAL {single} PARIS/B") == [
+        f"{single} needs a player: SPECIAL {single} BATTLE/PLAYER"]
+
+
+def test_ruling_35_a_special_placement_follows_rules_one_to_five() -> None:
+    white = special("place", faction="white")
+    full = [["B", "red", 1], ["C", "white", 1], ["D", "blue", 1]]
+    module, state = position(hands={"A": [white, BLUE_CENTRE[0]]},
+                             board={"PARIS": full, "BERRY": [["A", "red", 1]]})
+    after = act(module, state, "A", f"SPECIAL {white} BRETAGNE BRETAGNE").state["game"]
+    assert after["board"]["BRETAGNE"] == [["A", "white", 2]]
+    assert after["supply"]["white"] == state["game"]["supply"]["white"] - 2 and free_markers(after, "A") == 18
+    assert problems(module, state, "A", f"SPECIAL {white} PARIS") == ["rule 2: Paris holds 3 stacks already"]
+    assert problems(module, state, "A", f"SPECIAL {white} BERRY") == [
+        "rule 3: you control a stack in Berry already (Radicals (red))"]
+    assert problems(module, state, "A", f"SPECIAL {white} BRETAGNE BRETAGNE BRETAGNE") == [
+        f"{white} places 1 to 2 blocks, not 3"]
+    # the special card acts first: the PLAY is checked on the table it leaves
+    check = module.check_orders(state, "A", lines(f"SPECIAL {white} TOURAINE", f"PLAY {BLUE_CENTRE[0]} TOURAINE"))
+    assert [p.message for p in check.problems] == [
+        "rule 3: you control a stack in Touraine already (Royalists (white))"]
+
+
+def test_ruling_36_moved_blocks_stay_their_owners() -> None:
+    mover = special("move")
+    module, state = position(hands={"A": [mover]}, board={
+        "BERRY": [["B", "red", 3]], "NORMANDIE": [["C", "white", 2]], "PARIS": [["B", "blue", 1]],
+        "TOURAINE": [["B", "red", 2]], "MAINE": [["A", "red", 1], ["B", "red", 1], ["D", "red", 1]]})
+    after = act(module, state, "A", f"SPECIAL {mover} BERRY/B ORLEANAIS").state["game"]
+    assert after["board"]["BERRY"] == [["B", "red", 1]] and after["board"]["ORLEANAIS"] == [["B", "red", 2]]
+    assert after["supply"] == state["game"]["supply"] and free_markers(after, "B") == free_markers(
+        state["game"], "B") - 1
+    after = act(module, state, "A", f"SPECIAL {mover} NORMANDIE/C ANJOU").state["game"]
+    assert after["board"]["NORMANDIE"] == [] and after["board"]["ANJOU"] == [["C", "white", 2]]
+    assert free_markers(after, "C") == free_markers(state["game"], "C")
+    assert problems(module, state, "A", f"SPECIAL {mover} BERRY/B PARIS") == [
+        "player B has a stack of another colour in Paris already (Moderates (blue))"]
+    assert problems(module, state, "A", f"SPECIAL {mover} BERRY/B TOURAINE") == [
+        "rule 1: at most 3 blocks of a colour in Touraine"]
+    assert problems(module, state, "A", f"SPECIAL {mover} NORMANDIE/C MAINE") == [
+        "rule 2: Maine holds 3 stacks already"]
+    assert problems(module, state, "A", f"SPECIAL {mover} BERRY/B") == [
+        f"{mover} needs a stack and another province: SPECIAL {mover} PROVINCE/PLAYER GOAL"]
+
+
+def test_ruling_39_a_special_card_has_no_colour_at_an_early_end() -> None:
+    from adjudicator.games.liberte.state import faction_count
+
+    white_place, white_person = special("place", faction="white"), cards("person", faction="white")[0]
+    module, state = position(hands={"A": [white_place, white_person]})
+    assert faction_count(state["game"], DATA, "A", "white") == 1
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", ("SPECIAL {u} BATTLE/<PLAYER> – ", "up to 1 control markers of another player",
+            "STAND-IN EFFECT (invented)", "SPECIAL {m} <PROVINCE/PLAYER> <goal province> – ")),
+    ("de", ("SONDER {u} SCHLACHT/<SPIELER> – ", "bis zu 1 Kontrollmarker eines anderen Spielers",
+            "ERSATZ-EFFEKT (erfunden)", "SONDER {m} <PROVINZ/SPIELER> <Zielprovinz> – "))])
+def test_your_turn_names_each_special_card_with_its_form_and_its_stand_in_effect(
+        language: str, words: tuple[str, ...]) -> None:
+    unbattle, mover = special("unbattle", count=1), special("move")
+    module, state = position(hands={"A": [unbattle, mover]}, box={"A": 0, "B": 1, "C": 0, "D": 0},
+                             board={"BERRY": [["B", "red", 2]]})
+    turn = "\n".join(module.actions_now(state, "A", language))
+    assert words[0].format(u=unbattle) in turn and words[1] in turn and words[3].format(m=mover) in turn
+    hand = "\n".join(module.private_lines(state, "A", language))
+    assert words[1] in hand and words[2] in hand

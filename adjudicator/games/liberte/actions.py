@@ -73,9 +73,12 @@ def canonical(data: GameData, order: Order) -> Order | Illegal:
         if bad is not None:
             return bad
         return Play(order.card, tuple(t for t in targets if isinstance(t, Target)), order.keep)
-    if isinstance(order, Special) and order.target is not None:
-        target = resolve_target(data, order.target)
-        return target if isinstance(target, Illegal) else Special(order.card, target)
+    if isinstance(order, Special) and order.targets:
+        resolved = [t if t.province.upper() != BATTLE and t.province.upper() != "SCHLACHT" else Target(BATTLE, t.owner)
+                    for t in order.targets]
+        found = [resolve_target(data, t) for t in resolved]
+        bad = next((t for t in found if isinstance(t, Illegal)), None)
+        return bad if bad is not None else Special(order.card, tuple(t for t in found if isinstance(t, Target)))
     return order
 
 
@@ -110,22 +113,32 @@ def problem_play(g: G, data: GameData, seat: str, play: Play) -> Illegal | None:
         return None
     if not 1 <= len(play.targets) <= card.blocks:
         return Illegal("lib_err_block_count", {"card": play.card, "blocks": card.blocks, "given": len(play.targets)})
-    if g["supply"][card.faction] < len(play.targets):
-        return Illegal("lib_err_supply", {"faction": card.faction, "left": g["supply"][card.faction]})
+    return _placement(g, data, seat, play.card, card.faction, card.region if card.kind == "person" else "",
+                      play.targets)
+
+
+def _placement(g: G, data: GameData, seat: str, cid: str, faction: str, region: str,
+               targets: tuple[Target, ...]) -> Illegal | None:
+    """Why ``seat`` may not place one block of ``faction`` per target
+    (limited to ``region`` unless it is empty) under rules 1-5."""
+    if g["supply"][faction] < len(targets):
+        return Illegal("lib_err_supply", {"faction": faction, "left": g["supply"][faction]})
     heights: dict[str, int] = {}
     new: set[str] = set()
     markers = free_markers(g, seat)
-    for target in play.targets:
+    for target in targets:
+        if target.province == BATTLE:
+            return Illegal("lib_err_place_target", {"card": cid})
         province = data.provinces[target.province]
-        if card.kind == "person" and province.region != card.region:
-            return Illegal("lib_err_region", {"card": play.card, "province": province.name,
-                                              "region": _region_name(data, card.region)})
+        if region and province.region != region:
+            return Illegal("lib_err_region", {"card": cid, "province": province.name,
+                                              "region": _region_name(data, region)})
         if target.owner and target.owner != seat:
             return Illegal("lib_err_rule5", {"province": province.name, "seat": target.owner})
         mine = own_stack(g, target.province, seat)
-        if mine is not None and mine[1] != card.faction:
+        if mine is not None and mine[1] != faction:
             key = "lib_err_rule4" if target.owner else "lib_err_rule3"
-            return Illegal(key, {"province": province.name, "colour": mine[1], "faction": card.faction})
+            return Illegal(key, {"province": province.name, "colour": mine[1], "faction": faction})
         if mine is None and target.owner:
             return Illegal("lib_err_no_own_stack", {"province": province.name})
         if mine is None and target.province not in new:
@@ -137,7 +150,7 @@ def problem_play(g: G, data: GameData, seat: str, play: Play) -> Illegal | None:
             new.add(target.province)
         heights[target.province] = heights.get(target.province, mine[2] if mine else 0) + 1
         if heights[target.province] > STACK:
-            return Illegal("lib_err_rule1", {"province": province.name, "faction": card.faction})
+            return Illegal("lib_err_rule1", {"province": province.name, "faction": faction})
     return None
 
 
@@ -146,24 +159,70 @@ def _region_name(data: GameData, rid: str) -> str:
 
 
 def problem_special(g: G, data: GameData, seat: str, special: Special) -> Illegal | None:
-    """Why ``seat`` may not play the special card now (None: it may)."""
+    """Why ``seat`` may not play the special card now (None: it may): the
+    targets its effect needs (rulings 15, 34-37)."""
     missing = _held(g, data, seat, special.card)
     if missing:
         return missing
     card = data.cards[special.card]
     if card.kind != "special":
         return Illegal("lib_err_not_special", {"card": special.card})
-    if card.effect == "remove":
-        target = special.target
-        if target is None or target.province == BATTLE or not target.owner:
-            return Illegal("lib_err_remove_target", {"card": special.card})
-        if own_stack(g, target.province, target.owner) is None:
-            return Illegal("lib_err_no_stack", {"province": data.provinces[target.province].name,
-                                                "seat": target.owner})
-    elif special.target is not None:
-        return Illegal("lib_err_no_target", {"card": special.card})
-    if card.effect == "battle" and free_markers(g, seat) < 1:
-        return Illegal("lib_err_no_marker", {})
+    targets, effect = special.targets, card.effect
+    if effect in ("battle", "draw"):
+        if targets:
+            return Illegal("lib_err_no_target", {"card": special.card})
+        if effect == "battle" and free_markers(g, seat) < 1:
+            return Illegal("lib_err_no_marker", {})
+        return None
+    if effect == "unbattle":
+        if len(targets) != 1 or targets[0].province != BATTLE or not targets[0].owner:
+            return Illegal("lib_err_unbattle_target", {"card": special.card})
+        if targets[0].owner == seat or int(g["box"].get(targets[0].owner, 0)) < 1:
+            return Illegal("lib_err_no_box_markers", {"seat": targets[0].owner})
+        return None
+    if effect == "place":
+        if not 1 <= len(targets) <= card.count:
+            return Illegal("lib_err_block_count", {"card": special.card, "blocks": card.count,
+                                                   "given": len(targets)})
+        return _placement(g, data, seat, special.card, card.faction, card.scope, targets)
+    wanted = 2 if effect == "move" else 1
+    if len(targets) != wanted or targets[0].province == BATTLE or not targets[0].owner:
+        return Illegal(f"lib_err_{effect}_target", {"card": special.card})
+    source = targets[0]
+    stack = own_stack(g, source.province, source.owner)
+    province = data.provinces[source.province]
+    if stack is None:
+        return Illegal("lib_err_no_stack", {"province": province.name, "seat": source.owner})
+    if card.faction and stack[1] != card.faction:
+        return Illegal("lib_err_special_faction", {"card": special.card, "faction": card.faction})
+    if card.scope and province.region != card.scope:
+        return Illegal("lib_err_special_region", {"card": special.card, "province": province.name,
+                                                  "region": _region_name(data, card.scope)})
+    return _move_problem(g, data, special, stack) if effect == "move" else None
+
+
+def _move_problem(g: G, data: GameData, special: Special, stack: list[Any]) -> Illegal | None:
+    """Why the stack cannot move where ``special`` says (ruling 36): the
+    blocks stay their owner's, rules 1-3 hold for him at the destination."""
+    card = data.cards[special.card]
+    source, goal = special.targets
+    if goal.province == BATTLE or goal.province == source.province or (goal.owner and goal.owner != source.owner):
+        return Illegal("lib_err_move_target", {"card": special.card})
+    province = data.provinces[goal.province]
+    if card.scope and province.region != card.scope:
+        return Illegal("lib_err_special_region", {"card": special.card, "province": province.name,
+                                                  "region": _region_name(data, card.scope)})
+    owner, moved = str(source.owner), min(card.count, int(stack[2]))
+    there = own_stack(g, goal.province, owner)
+    if there is not None and there[1] != stack[1]:
+        return Illegal("lib_err_move_colour", {"province": province.name, "seat": owner, "colour": there[1]})
+    if there is None:
+        if len(stacks(g, goal.province)) >= STACKS:
+            return Illegal("lib_err_rule2", {"province": province.name})
+        if moved < int(stack[2]) and free_markers(g, owner) < 1:
+            return Illegal("lib_err_no_marker_of", {"seat": owner})
+    if (int(there[2]) if there else 0) + moved > STACK:
+        return Illegal("lib_err_rule1", {"province": province.name, "faction": stack[1]})
     return None
 
 
@@ -215,21 +274,65 @@ def apply_special(g: G, data: GameData, seat: str, special: Special, randoms: li
     g["discard"].append(special.card)
     events: Events = [{"key": "lib_ev_special", "seat": seat, "card": special.card, "name": card.name,
                        "effect": card.effect}]
-    if card.effect == "remove" and special.target is not None:
-        target = special.target
-        faction = own_stack(g, target.province, target.owner)
-        colour = faction[1] if faction else ""
-        remove_blocks(g, target.province, target.owner, 1)
+    targets = special.targets
+    if card.effect in ("remove", "clear") and targets:
+        target = targets[0]
+        stack = own_stack(g, target.province, target.owner)
+        colour = str(stack[1]) if stack else ""
+        taken = remove_blocks(g, target.province, target.owner, card.count if card.effect == "remove" else STACK)
         events.append({"key": "lib_ev_removed", "province": data.provinces[target.province].name,
-                       "owner": target.owner, "faction": colour})
+                       "owner": target.owner, "faction": colour, "count": taken})
     elif card.effect == "battle":
-        g["box"][seat] += 1
-        events.append({"key": "lib_ev_battle_marker", "seat": seat})
+        placed = min(max(card.count, 1), free_markers(g, seat))
+        g["box"][seat] += placed
+        events.append({"key": "lib_ev_battle_marker", "seat": seat, "count": placed})
+    elif card.effect == "unbattle" and targets:
+        owner = str(targets[0].owner)
+        back = min(max(card.count, 1), int(g["box"][owner]))
+        g["box"][owner] -= back
+        events.append({"key": "lib_ev_battle_marker_back", "seat": seat, "owner": owner, "count": back})
     elif card.effect == "draw":
-        drawn = draw(g, 2, randoms)
+        drawn = draw(g, max(card.count, 1), randoms)
         g["hands"][seat] += drawn
         events.append({"key": "lib_ev_drew", "seat": seat, "count": len(drawn)})
+    elif card.effect == "place" and targets:
+        events.append({"key": "lib_ev_placed", "seat": seat, "faction": card.faction,
+                       "where": _place(g, data, seat, card.faction, targets)})
+    elif card.effect == "move" and len(targets) == 2:
+        events.append(_move(g, data, card.count, targets[0], targets[1]))
     return g, events
+
+
+def _place(g: G, data: GameData, seat: str, faction: str, targets: tuple[Target, ...]) -> str:
+    """One block of ``faction`` per target onto ``seat``'s stacks (new ones
+    where it has none); the places as text.  Changes ``g``."""
+    placed: dict[str, int] = {}
+    for target in targets:
+        mine = own_stack(g, target.province, seat)
+        if mine is None:
+            g["board"][target.province].append([seat, faction, 1])
+        else:
+            mine[2] += 1
+        g["supply"][faction] -= 1
+        placed[target.province] = placed.get(target.province, 0) + 1
+    return ", ".join(f"{data.provinces[p].name} {n}" for p, n in placed.items())
+
+
+def _move(g: G, data: GameData, count: int, source: Target, goal: Target) -> dict[str, Any]:
+    """Up to ``count`` blocks of the source stack onto its owner's stack at
+    the goal (a new one where he has none).  Changes ``g``."""
+    owner = str(source.owner)
+    stack = own_stack(g, source.province, owner)
+    assert stack is not None
+    faction, moved = str(stack[1]), min(max(count, 1), int(stack[2]))
+    remove_blocks(g, source.province, owner, moved, to_supply=False)
+    there = own_stack(g, goal.province, owner)
+    if there is None:
+        g["board"][goal.province].append([owner, faction, moved])
+    else:
+        there[2] += moved
+    return {"key": "lib_ev_moved", "owner": owner, "faction": faction, "count": moved,
+            "source": data.provinces[source.province].name, "goal": data.provinces[goal.province].name}
 
 
 def apply_play(g: G, data: GameData, seat: str, play: Play) -> tuple[G, Events]:
@@ -242,16 +345,7 @@ def apply_play(g: G, data: GameData, seat: str, play: Play) -> tuple[G, Events]:
     if play.targets[0].province == BATTLE:
         g["box"][seat] += 1
         return g, [{"key": "lib_ev_cannon", "seat": seat, "card": play.card, "name": card.name, "keep": play.keep}]
-    placed: dict[str, int] = {}
-    for target in play.targets:
-        mine = own_stack(g, target.province, seat)
-        if mine is None:
-            g["board"][target.province].append([seat, card.faction, 1])
-        else:
-            mine[2] += 1
-        g["supply"][card.faction] -= 1
-        placed[target.province] = placed.get(target.province, 0) + 1
-    where = ", ".join(f"{data.provinces[p].name} {n}" for p, n in placed.items())
+    where = _place(g, data, seat, card.faction, play.targets)
     return g, [{"key": "lib_ev_play", "seat": seat, "card": play.card, "name": card.name, "faction": card.faction,
                 "where": where, "keep": play.keep}]
 
@@ -312,7 +406,7 @@ def legal_actions(g: G, data: GameData, seat: str, limit: int = 200) -> list[Ord
     for cid in hand:
         card = data.cards[cid]
         if card.kind == "special":
-            for special in _specials(g, data, cid):
+            for special in _specials(g, data, seat, cid):
                 if problem_special(g, data, seat, special) is None:
                     found.append(special)
             continue
@@ -342,7 +436,22 @@ def legal_actions(g: G, data: GameData, seat: str, limit: int = 200) -> list[Ord
     return found
 
 
-def _specials(g: G, data: GameData, cid: str) -> list[Special]:
-    if data.cards[cid].effect != "remove":
-        return [Special(cid)]
-    return [Special(cid, Target(pid, s[0])) for pid in data.election_order for s in stacks(g, pid)]
+def _specials(g: G, data: GameData, seat: str, cid: str) -> list[Special]:
+    """Candidate plays of a special card (the caller keeps the legal ones):
+    each stack, each battle-box holder, each province to place in, and for
+    a move up to three provinces per stack."""
+    card = data.cards[cid]
+    here = [(pid, str(s[0])) for pid in data.election_order for s in stacks(g, pid)]
+    if card.effect in ("remove", "clear"):
+        return [Special(cid, (Target(pid, owner),)) for pid, owner in here]
+    if card.effect == "unbattle":
+        return [Special(cid, (Target(BATTLE, s),)) for s in g["players"] if s != seat and g["box"].get(s, 0)]
+    if card.effect == "place":
+        return [Special(cid, (Target(pid),)) for pid in data.election_order]
+    if card.effect == "move":
+        found: list[Special] = []
+        for pid, owner in here:
+            moves = [Special(cid, (Target(pid, owner), Target(goal))) for goal in data.election_order if goal != pid]
+            found += [m for m in moves if problem_special(g, data, seat, m) is None][:3]
+        return found
+    return [Special(cid)]

@@ -24,7 +24,16 @@ FACTIONS = ("red", "blue", "white")
 """Radicals, Moderates, Royalists; also the order of precedence on a tie
 that card plays do not break (Radicals > Moderates > Royalists)."""
 KINDS = ("person", "club", "special")
-EFFECTS = ("remove", "battle", "draw")
+EFFECTS = ("remove", "clear", "battle", "unbattle", "draw", "place", "move")
+"""What a special card does (docs/games/liberte.md, rulings 15 and 34-37):
+``remove`` up to ``count`` blocks off one stack, ``clear`` a whole stack,
+``battle`` ``count`` own control markers into the battle box,
+``unbattle`` up to ``count`` of another player's markers out of it,
+``draw`` ``count`` cards, ``place`` up to ``count`` blocks of the card's
+faction, ``move`` up to ``count`` blocks of one stack to another province.
+``faction`` and ``region`` narrow the stacks or provinces an effect may
+aim at (``any``: no restriction)."""
+ANY = "any"
 UNKNOWN = "unknown"
 
 # Facts of the sources (see cards/liberte.toml): they bind every data set.
@@ -33,6 +42,7 @@ PROVINCES_PER_REGION = 5
 CR_PROVINCES = 14
 VP_PROVINCES = 4
 CARDS = 110
+DECKS = {"A": 57, "B": 53}  # bdml.free.fr (cards/liberte.toml [B])
 SUPPLY = {"red": 30, "blue": 28, "white": 24}
 TRACK = {"red": 2, "blue": 2, "white": 2}
 VALMY = ("Valmy", 2)
@@ -91,6 +101,10 @@ class Card:
     sans_culotte: bool = False
     general: int = 0
     effect: str = ""
+    count: int = 0
+    """A special card: how many blocks, markers or cards its effect moves."""
+    scope: str = ""
+    """A special card: the region its effect is limited to ("": any)."""
 
 
 @dataclass(frozen=True)
@@ -274,10 +288,7 @@ def _cards(raw: dict[str, Any], regions: set[str], found: list[str]) -> dict[str
             continue
         name = str(entry.get("name", cid))
         if kind == "special":
-            effect = str(entry.get("effect", ""))
-            if effect not in EFFECTS:
-                found.append(f"{where}.effect: expected one of {', '.join(EFFECTS)}, got {effect!r}")
-            cards[cid] = Card(cid, deck, kind, name, effect=effect)
+            cards[cid] = _special(cid, deck, name, entry, regions, found)
             continue
         faction = str(entry.get("faction", ""))
         if faction not in FACTIONS:
@@ -296,7 +307,34 @@ def _cards(raw: dict[str, Any], regions: set[str], found: list[str]) -> dict[str
         )
     if len(cards) != CARDS:
         found.append(f"cards: the game has {CARDS} cards, not {len(cards)}")
+    for letter, wanted in DECKS.items():
+        held = sum(1 for c in cards.values() if c.deck == letter)
+        if held != wanted:
+            found.append(f"cards: deck {letter} has {wanted} cards, not {held}")
     for letter in ("A", "B"):
         if not any(c.deck == letter for c in cards.values()):
             found.append(f"cards: deck {letter} is empty")
     return cards
+
+
+def _special(cid: str, deck: str, name: str, entry: dict[str, Any], regions: set[str], found: list[str]) -> Card:
+    """A special card: its effect, ``count`` (1..5, default 1), and the
+    ``faction`` and ``region`` it is limited to (default ``any``; a
+    ``place`` card names the faction it places)."""
+    where = f"cards.{cid}"
+    effect = str(entry.get("effect", ""))
+    if effect not in EFFECTS:
+        found.append(f"{where}.effect: expected one of {', '.join(EFFECTS)}, got {effect!r}")
+    count = _int(entry.get("count", 1), f"{where}.count", found, 1, 5)
+    faction = str(entry.get("faction", ANY))
+    if faction not in FACTIONS + (ANY,):
+        found.append(f"{where}.faction: expected one of {', '.join(FACTIONS + (ANY,))}, got {faction!r}")
+    if effect == "place" and faction == ANY:
+        found.append(f"{where}.faction: a place card names the faction it places")
+    if effect in ("battle", "unbattle", "draw") and faction != ANY:
+        found.append(f"{where}.faction: a {effect} card takes no faction")
+    region = str(entry.get("region", ANY))
+    if region != ANY and region not in regions:
+        found.append(f"{where}.region: {region!r} is no region")
+    return Card(cid, deck, "special", name, faction="" if faction == ANY else faction, effect=effect, count=count,
+                scope="" if region == ANY else region)

@@ -265,10 +265,9 @@ class Liberte:
             card = data.cards[cid]
             plays = [o for o in legal if isinstance(o, Play) and o.card == cid]
             if card.kind == "special" and any(isinstance(o, Special) and o.card == cid for o in legal):
+                form = text(f"lib_form_{card.effect}", language) if card.effect not in ("battle", "draw") else ""
                 lines.append(text("lib_action_special", language, card=cid, name=card.name,
-                                  target=" " + text("lib_word_stack_target", language) if card.effect == "remove"
-                                  else "",
-                                  effect=text(f"lib_effect_{card.effect}", language, card=cid)))
+                                  target=f" {form}" if form else "", effect=effect_text(data, cid, language)))
             provinces = sorted({data.provinces[t.province].name for o in plays for t in o.targets
                                 if t.province in data.provinces})
             if provinces:
@@ -346,11 +345,22 @@ def _problem(number: int, column: int, written: str, key: str, fields: dict[str,
     return OrderProblem(number, column, written, say(key, language or "en", shown), note=note(key, fields))
 
 
+def effect_text(data: GameData, cid: str, language: str) -> str:
+    """What a special card does, in ``language``: its effect with its
+    count, the colour and the region it is limited to."""
+    card = data.cards[cid]
+    colour = (text("lib_word_of_colour", language, faction=faction(card.faction, language)) if card.faction
+              else text("lib_word_any_colour", language))
+    region = next((r.name for r in data.regions if r.id == card.scope), "")
+    area = text("lib_word_in_region", language, region=region) if region else text("lib_word_anywhere", language)
+    return text(f"lib_effect_{card.effect}", language, count=max(card.count, 1), colour=colour, area=area)
+
+
 def _card_line(data: GameData, cid: str, language: str) -> str:
     card = data.cards[cid]
     if card.kind == "special":
-        return text("lib_card_special", language, card=cid, name=card.name,
-                    effect=text(f"lib_effect_{card.effect}", language, card=cid))
+        return text("lib_card_special", language, card=cid, name=card.name, effect=effect_text(data, cid, language),
+                    standin=" – " + text("lib_word_standin_effect", language) if data.standin else "")
     extras = "".join([
         ", " + text("lib_word_cannon", language) if card.cannon else "",
         ", " + text("lib_word_general", language, value=card.general) if card.general else "",

@@ -41,14 +41,21 @@ class Play:
 
 @dataclass(frozen=True)
 class Special:
-    """Play a special card (alone or with a ``Play``); ``target`` for an
-    effect that needs one."""
+    """Play a special card (alone or with a ``Play``); ``targets`` for an
+    effect that needs them: a stack (``PARIS/C``), a player's markers in
+    the battle box (``BATTLE/C``), provinces to place in, or a stack and
+    the province it moves to."""
 
     card: str
-    target: Target | None = None
+    targets: tuple[Target, ...] = ()
+
+    @property
+    def target(self) -> Target | None:
+        """The first target, or None."""
+        return self.targets[0] if self.targets else None
 
     def __str__(self) -> str:
-        return f"SPECIAL {self.card}" + (f" {self.target}" if self.target else "")
+        return " ".join([f"SPECIAL {self.card}", *(str(t) for t in self.targets)])
 
 
 @dataclass(frozen=True)

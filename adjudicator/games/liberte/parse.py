@@ -60,8 +60,7 @@ class _Orders(Transformer[Token, Order]):
         return Play(card, targets, keep)
 
     def special(self, items: list[Token | Target]) -> Special:
-        target = next((t for t in items if isinstance(t, Target)), None)
-        return Special(card_id(str(items[1])), target)
+        return Special(card_id(str(items[1])), tuple(t for t in items if isinstance(t, Target)))
 
     def take(self, items: list[Token]) -> Take:
         card = card_id(items[1]) if items[1].type == "CARD" else ""

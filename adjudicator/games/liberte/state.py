@@ -152,10 +152,11 @@ def cr_controlled(g: G, data: GameData) -> list[str]:
 
 def faction_count(g: G, data: GameData, seat: str, faction: str) -> int:
     """What an early end counts for ``seat``: its blocks of ``faction`` on
-    the board and in front of it, and its cards of that faction in display
-    and hand."""
+    the board and in front of it, and its person and club cards of that
+    faction in display and hand (a special card has no colour of its own)."""
     board = sum(s[2] for province in g["board"].values() for s in province if s[0] == seat and s[1] == faction)
-    cards = [c for c in g["hands"][seat] + g["displays"][seat] if data.cards[c].faction == faction]
+    cards = [c for c in g["hands"][seat] + g["displays"][seat]
+             if data.cards[c].faction == faction and data.cards[c].kind != "special"]
     return int(board) + int(g["acquired"][seat][faction]) + len(cards)
 
 
