@@ -88,3 +88,18 @@ def test_a_special_card_effect_unknown_or_malformed_is_refused() -> None:
         "cards.A49.faction: a place card names the faction it places",)
     moved = text.replace('[cards.A56]\ndeck = "A"', '[cards.B56]\ndeck = "B"')
     assert "cards: deck A has 57 cards, not 56" in problems(moved)
+
+
+def test_a_refused_start_is_worded_in_the_games_language() -> None:
+    from adjudicator.games.base import GameSetupError
+    from adjudicator.service.notes import note_text
+    from adjudicator.service.render import Texts
+    import pytest
+
+    for options, german in (({}, "die Spieldaten fehlen: Datei liberte schicken"),
+                            ({"data.liberte": template()}, "die Spieldatei liberte ist nicht verwendbar"),
+                            ({"data": "standin", "extra_vp": "never"}, "Option extra_vp: erwartet during oder after")):
+        with pytest.raises(GameSetupError) as caught:
+            liberte4().start(options, 1)
+        assert caught.value.note is not None
+        assert note_text(caught.value.note, Texts("de"), str).startswith(german)

@@ -40,8 +40,10 @@ def _data(options: Mapping[str, Any]) -> GameData:
         if str(options.get("data", "")).lower() in ("standin", "stand-in", "ersatz"):
             return gamedata.standin()
     except DataError as error:
-        raise GameSetupError(f"data.{DATA_NAME}: " + "; ".join(error.problems[:12])) from None
-    raise GameSetupError(text("lib_err_setup_data", "en"))
+        listed = "; ".join(error.problems[:12])
+        raise GameSetupError(f"data.{DATA_NAME}: {listed}", Note("lib_err_setup_problems", (
+            ("file", DATA_NAME), ("problems", listed)))) from None
+    raise GameSetupError(text("lib_err_setup_data", "en"), Note("lib_err_setup_data"))
 
 
 def _data_text(options: Mapping[str, Any]) -> str:
@@ -87,7 +89,8 @@ class Liberte:
         data = _data(options)
         timing = str(options.get("extra_vp", "during"))
         if timing not in ("during", "after"):
-            raise GameSetupError(f"option extra_vp: expected during or after, got {timing!r}")
+            raise GameSetupError(f"option extra_vp: expected during or after, got {timing!r}",
+                                 Note("lib_err_setup_extra_vp", (("value", timing),)))
         seed_text = str(options.get("seed_text") or seed)
         g, events, randoms = new_game(data, self.powers(), seed_text)
         g["extra_vp"] = timing
