@@ -60,3 +60,14 @@ def test_the_probe_sees_heavy_modules_when_a_command_loads_them() -> None:
                           capture_output=True, cwd=ROOT, timeout=120,
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, check=True)
     assert "PIL" in heavy(json.loads(done.stdout)["modules"])
+
+
+def test_looking_at_a_diplomacy_game_loads_no_grammar_or_drawing() -> None:
+    # What ``game show`` asks of a game: its module and who must act.
+    code = ("import json, sys\nfrom adjudicator.games import game_module\nm = game_module('standard')\n"
+            "print(json.dumps({'acting': list(m.must_act(m.start({}, 1))), 'modules': sorted(sys.modules)}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=ROOT, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, check=True)
+    data = json.loads(done.stdout)
+    assert "England" in data["acting"]
+    assert [m for m in data["modules"] if m.split(".")[0] in ("lark", "PIL", "jinja2", "apscheduler")] == []

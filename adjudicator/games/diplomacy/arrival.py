@@ -20,7 +20,6 @@ from adjudicator.games.diplomacy.core.adjustments import allowances
 from adjudicator.games.diplomacy.core.engine import adjudicate
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import Location, PhaseKind, Position, Unit, UnitType, coast_of, province_of
-from adjudicator.games.diplomacy.core.notation import ParsedLine, parse_orders
 from adjudicator.games.diplomacy.core.orders import Build, ConfessionChange, Convoy, Order, SupportHold, SupportMove, Waive
 from adjudicator.games.diplomacy.core.reports import FAILS, OrderReport
 from adjudicator.games.diplomacy.wording import reason_note
@@ -77,6 +76,8 @@ def check_power_orders(game_map: GameMap, position: Position, options: dict[str,
     ``position``; only legality is decided, never the result of a move, and
     only this power's orders are read, so the answer reveals nothing of
     the others'."""
+    from adjudicator.games.diplomacy.core.notation import parse_orders  # here: Lark is loaded for parsing only
+
     kind = position.phase.kind
     texts = [text for _, text in lines]
     parsed = parse_orders("\n".join(texts), game_map, kind)

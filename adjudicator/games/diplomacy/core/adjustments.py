@@ -13,15 +13,18 @@ alphabetical order of the provinces' English names.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from adjudicator.games.diplomacy.core.board import Board
 from adjudicator.games.diplomacy.core.errors import Illegal
 from adjudicator.games.diplomacy.core.legality import find_own_unit
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import Location, Position, Unit, UnitType, coast_of, province_of
-from adjudicator.games.diplomacy.core.notation import ParsedLine
 from adjudicator.games.diplomacy.core.orders import Build, Order, Remove, Waive
 from adjudicator.games.diplomacy.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport
+
+if TYPE_CHECKING:  # the grammar (Lark) is loaded only when orders are parsed
+    from adjudicator.games.diplomacy.core.notation import ParsedLine
 
 
 @dataclass(frozen=True, slots=True)

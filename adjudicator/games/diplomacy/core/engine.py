@@ -9,7 +9,7 @@ supply centres after the fall turn, and works out the next phase
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from adjudicator.games.diplomacy.core.adjustments import needs_adjustment, resolve_adjustments
 from adjudicator.games.diplomacy.core.board import Board
@@ -18,12 +18,14 @@ from adjudicator.games.diplomacy.core.legality import check_movement_order
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import DislodgedUnit, Phase, PhaseKind, Position, UnitEvent, province_of
 from adjudicator.games.diplomacy.core.movement import resolve_movement, retreat_options
-from adjudicator.games.diplomacy.core.notation import ParsedLine
 from adjudicator.games.diplomacy.core.orders import ConfessionChange, Hold, Order
 from adjudicator.games.diplomacy.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport, parse_power_orders
 from adjudicator.games.diplomacy.core.retreats import resolve_retreats
 from adjudicator.games.diplomacy.core.rules import Rules
 from adjudicator.games.diplomacy.variants import rules_for
+
+if TYPE_CHECKING:  # the grammar (Lark) is loaded only when orders are parsed
+    from adjudicator.games.diplomacy.core.notation import ParsedLine
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from adjudicator.games.diplomacy.core.legality import tidy_order
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import PhaseKind, Unit
-from adjudicator.games.diplomacy.core.notation import ParsedLine, parse_orders
 from adjudicator.games.diplomacy.core.orders import Order
+
+if TYPE_CHECKING:  # the grammar (Lark) is loaded only when orders are parsed
+    from adjudicator.games.diplomacy.core.notation import ParsedLine
 
 SUCCEEDS = "succeeds"
 FAILS = "fails"
@@ -37,6 +39,8 @@ def parse_power_orders(
     Line numbers in error messages count the strings from 1; a string may
     itself hold several orders separated by ``;`` or line breaks.
     """
+    from adjudicator.games.diplomacy.core.notation import parse_orders
+
     return {power: parse_orders("\n".join(lines), game_map, phase_kind) for power, lines in orders.items()}
 
 

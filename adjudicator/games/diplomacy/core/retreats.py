@@ -8,11 +8,15 @@ disbanded.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicator.games.diplomacy.core.errors import Illegal
 from adjudicator.games.diplomacy.core.model import DislodgedUnit, Unit, UnitType, coast_of, province_of
-from adjudicator.games.diplomacy.core.notation import ParsedLine
 from adjudicator.games.diplomacy.core.orders import Disband, Move, Order, Retreat
 from adjudicator.games.diplomacy.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport
+
+if TYPE_CHECKING:  # the grammar (Lark) is loaded only when orders are parsed
+    from adjudicator.games.diplomacy.core.notation import ParsedLine
 
 
 def check_retreat_order(
