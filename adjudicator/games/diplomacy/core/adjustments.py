@@ -58,8 +58,24 @@ def allowances(game_map: GameMap, position: Position) -> dict[str, Allowance]:
 
 
 def needs_adjustment(game_map: GameMap, position: Position) -> bool:
-    """True when some power can build or must remove in ``position``."""
-    return any(a.builds or a.removals for a in allowances(game_map, position).values())
+    """True when some power can build or must remove in ``position``
+    (what ``allowances`` says, without working out every number)."""
+    centres: dict[str, int] = {}
+    for owner in position.centres.values():
+        centres[owner] = centres.get(owner, 0) + 1
+    units: dict[str, int] = {}
+    for unit in position.units:
+        units[unit.power] = units.get(unit.power, 0) + 1
+    occupied: set[str] | None = None
+    for power in game_map.powers:
+        surplus = centres.get(power, 0) - units.get(power, 0)
+        if surplus < 0:
+            return True
+        if surplus > 0:
+            occupied = {u.province for u in position.units} if occupied is None else occupied
+            if any(position.centres.get(home) == power and home not in occupied for home in game_map.home_centres(power)):
+                return True
+    return False
 
 
 def _build_unit(game_map: GameMap, position: Position, power: str, order: Build) -> Unit:

@@ -8,8 +8,8 @@ supply centres after the fall turn, and works out the next phase
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypeVar
 
 from adjudicator.games.diplomacy.core.adjustments import needs_adjustment, resolve_adjustments
 from adjudicator.games.diplomacy.core.board import Board
@@ -56,6 +56,17 @@ class PhaseResult:
     draw: str | None = None
 
 
+_Record = TypeVar("_Record", Position, PhaseResult)
+
+
+def _replace(record: _Record, **changes: Any) -> _Record:
+    """``dataclasses.replace`` for a position or a phase result (records
+    without init-only fields or derived attributes): the same new value,
+    built without inspecting the fields on every call (the hot path of a
+    phase builds several)."""
+    return type(record)(**{**record.__dict__, **changes})
+
+
 def adjudicate(
     game_map: GameMap,
     position: Position,
@@ -89,21 +100,21 @@ def adjudicate_parsed(
         result = _movement(game_map, rules, board, position, parsed, powers, options)
     elif position.phase.kind is PhaseKind.RETREAT:
         reports, units = resolve_retreats(parsed, position.dislodged, position.units, powers)
-        after = replace(position, units=units, dislodged=(), standoffs=frozenset())
+        after = _replace(position, units=units, dislodged=(), standoffs=frozenset())
         result = _finish_turn(game_map, rules, after, reports, (), frozenset())
     else:
         reports, units = resolve_adjustments(game_map, board, position, parsed)
         next_phase = rules.movement_after(position.phase)
         assert next_phase is not None
-        following = replace(position, phase=next_phase, units=units)
+        following = _replace(position, phase=next_phase, units=units)
         result = PhaseResult(position.phase, reports, (), frozenset(), following, next_phase, None)
     if result.next_phase is not None:
         draw = rules.draw(game_map, result.position)
         if draw is not None:
-            result = replace(result, next_phase=None, draw=draw, position=replace(result.position, phase=position.phase))
+            result = _replace(result, next_phase=None, draw=draw, position=_replace(result.position, phase=position.phase))
     rank = {power: index for index, power in enumerate(game_map.powers)}
     grouped = tuple(sorted(result.reports, key=lambda r: rank.get(r.power, len(rank))))
-    return replace(result, reports=grouped, eliminated=_eliminated(game_map, position, result.position))
+    return _replace(result, reports=grouped, eliminated=_eliminated(game_map, position, result.position))
 
 
 def _movement(
@@ -166,10 +177,10 @@ def _movement(
         )
         for unit, attacker, by_convoy in outcome.dislodged
     )
-    after = replace(position, units=outcome.units, confessions=confessions)
+    after = _replace(position, units=outcome.units, confessions=confessions)
     if any(d.retreats for d in dislodged):
         retreat = rules.retreat_phase(position.phase)
-        following = replace(
+        following = _replace(
             after, phase=retreat, dislodged=tuple(d for d in dislodged if d.retreats), standoffs=outcome.standoffs
         )
         return PhaseResult(position.phase, book.reports(), dislodged, outcome.standoffs, following, retreat, None)
@@ -195,19 +206,19 @@ def _finish_turn(
             if game_map.provinces[unit.province].centre:
                 centres[unit.province] = unit.power
         quiet = position.quiet_years + 1 if centres == dict(position.centres) else 0
-        position = replace(position, centres=centres, quiet_years=quiet)
+        position = _replace(position, centres=centres, quiet_years=quiet)
     winner = _winner(game_map, position.centres)
     if winner is not None:
         return PhaseResult(phase, reports, dislodged, standoffs, position, None, winner, events=events)
     next_phase = rules.movement_after(phase)
     if next_phase is None:
         adjustment = rules.adjustment_phase(phase)
-        candidate = replace(position, phase=adjustment)
+        candidate = _replace(position, phase=adjustment)
         if needs_adjustment(game_map, candidate):
             return PhaseResult(phase, reports, dislodged, standoffs, candidate, adjustment, None, events=events)
         next_phase = rules.movement_after(adjustment)
         assert next_phase is not None
-    following = replace(position, phase=next_phase)
+    following = _replace(position, phase=next_phase)
     return PhaseResult(phase, reports, dislodged, standoffs, following, next_phase, None, events=events)
 
 

@@ -47,6 +47,8 @@ class MovementOutcome:
 
 SECOND_LEG = ">2"
 
+_SUCCEEDED = UnitOutcome(True, "", None)  # the common outcome, shared (outcomes are immutable)
+
 
 def second_leg(province: str) -> str:
     """The decision key of the second leg of a double move from ``province``."""
@@ -415,7 +417,7 @@ def _outcome(
 ) -> UnitOutcome:
     if isinstance(order, Move):
         if final.get(province) == order.destination:
-            return UnitOutcome(True, "", None)
+            return _SUCCEEDED
         first = resolver.orders[province]
         assert isinstance(first, Move)
         if province in final:  # a double move that stopped halfway
@@ -427,17 +429,19 @@ def _outcome(
         return UnitOutcome(False, resolver.unmatched[province], dislodged_by)
     if isinstance(order, (SupportHold, SupportMove)):
         if resolver.resolution[province]:
-            return UnitOutcome(True, "", dislodged_by)
+            return _SUCCEEDED if dislodged_by is None else UnitOutcome(True, "", dislodged_by)
         return UnitOutcome(False, "dislodged" if dislodged_by else "cut", dislodged_by)
     if isinstance(order, Convoy):
         if dislodged_by or not resolver.resolution[province]:
             return UnitOutcome(False, "dislodged" if dislodged_by else "convoy paradox (Szykman rule)", dislodged_by)
         if province_of(order.target) not in final:
             return UnitOutcome(False, "the convoyed army did not arrive", None)
-        return UnitOutcome(True, "", None)
+        return _SUCCEEDED
     if isinstance(order, Transform) and dislodged_by:
         return UnitOutcome(False, "dislodged, so it does not transform", dislodged_by)
-    return UnitOutcome(dislodged_by is None, "dislodged" if dislodged_by else "", dislodged_by)
+    if dislodged_by is None:
+        return _SUCCEEDED
+    return UnitOutcome(False, "dislodged", dislodged_by)
 
 
 def retreat_options(

@@ -50,7 +50,7 @@ class Move:
     waypoints: tuple[Location, ...] = ()
 
     def __str__(self) -> str:
-        legs = " - ".join((*self.waypoints, self.destination))
+        legs = " - ".join((*self.waypoints, self.destination)) if self.waypoints else self.destination
         text = f"{_unit_text(self.unit, self.location)} - {legs}"
         return f"{text} VIA CONVOY" if self.via_convoy else text
 
