@@ -448,3 +448,72 @@ def test_after_an_smtp_outage_every_waiting_mail_goes_at_once(
     assert all(store.outbound(m).sent_at == NOW.isoformat() for m in [*waiting, fresh])
     received = [m["Message-ID"] for m in mail_server.fetch_all(fritz.address, fritz.password)]
     assert received == ["<new@pbem.test>", "<w0@pbem.test>", "<w1@pbem.test>", "<w2@pbem.test>"]
+
+
+def test_due_mail_is_read_claimed_and_marked_in_bounded_batches(
+    mail_server: MailServer, mail_users: MakeUser, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20 point 3: seven due mails with a batch of three: the outbox
+    is read three mails at a time (never all at once, one message in
+    memory), claimed and marked sent with one commit per batch, and every
+    mail arrives once, oldest first."""
+    from adjudicator.service import outbox
+
+    hanna = mail_users("hanna")
+    ids = [queue(store, [hanna.address], mail(to=[hanna.address], message_id=f"<b{n}@pbem.test>")) for n in range(7)]
+    monkeypatch.setattr(outbox, "BATCH", 3)
+    reads: list[int] = []
+    marks: list[int] = []
+    real_heads, real_marks = Store.due_mail_heads, Store.mark_sent_many
+
+    def heads(self: Store, now: str, after_seq: int = 0, limit: int = 100) -> list[tuple[str, int, int]]:
+        found = real_heads(self, now, after_seq, limit)
+        reads.append(len(found))
+        return found
+
+    def mark(self: Store, mail_ids: list[str], now: str) -> None:
+        marks.append(len(mail_ids))
+        real_marks(self, mail_ids, now)
+
+    monkeypatch.setattr(Store, "due_mail_heads", heads)
+    monkeypatch.setattr(Store, "mark_sent_many", mark)
+    monkeypatch.setattr(Store, "due_mail", lambda self, now: pytest.fail("every due mail read at once"))
+    assert send(store, settings_for(mail_server), NOW) == SendSummary(sent=7, failed=0, errors=())
+    assert max(reads) == 3 and sum(reads) == 7 and marks == [3, 3, 1]
+    assert all(store.outbound(m).sent_at == NOW.isoformat() and store.outbound(m).attempts == 1 for m in ids)
+    received = [m["Message-ID"] for m in mail_server.fetch_all(hanna.address, hanna.password)]
+    assert received == [f"<b{n}@pbem.test>" for n in range(7)]
+    assert send(store, settings_for(mail_server), NOW + timedelta(hours=1)) == SendSummary(0, 0, ())
+
+
+def test_mail_the_server_accepted_is_marked_sent_even_when_the_round_is_cut_off(
+    mail_server: MailServer, mail_users: MakeUser, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round cut off after two accepted mails (cancelled, as at shutdown)
+    still commits their sent-marks before it ends: they are not sent again;
+    the claimed mails it never touched are free again at once."""
+    from adjudicator.service import outbox
+
+    ida = mail_users("ida")
+    ids = [queue(store, [ida.address], mail(to=[ida.address], message_id=f"<c{n}@pbem.test>")) for n in range(4)]
+    real_send = outbox._send_one
+    handed: list[str] = []
+
+    async def send_one(client: object, settings: SmtpSettings, message: object) -> dict[str, str]:
+        if len(handed) == 2:
+            raise asyncio.CancelledError
+        handed.append(str(getattr(message, "id")))
+        return await real_send(client, settings, message)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(outbox, "_send_one", send_one)
+    with pytest.raises(asyncio.CancelledError):
+        send(store, settings_for(mail_server), NOW)
+    assert handed == ids[:2]
+    assert [store.outbound(m).sent_at for m in ids] == [NOW.isoformat(), NOW.isoformat(), None, None]
+    # the mail cut off while being handed over may have reached the server:
+    # it stays claimed (until its lease ends); the one never touched is free
+    assert [mail_id for mail_id, _, _ in store.claimed_outbound(NOW.isoformat())] == [ids[2]]
+    monkeypatch.setattr(outbox, "_send_one", real_send)
+    assert send(store, settings_for(mail_server), NOW + timedelta(seconds=1)).sent == 1
+    received = [m["Message-ID"] for m in mail_server.fetch_all(ida.address, ida.password)]
+    assert received == ["<c0@pbem.test>", "<c1@pbem.test>", "<c3@pbem.test>"]

@@ -118,3 +118,57 @@ def test_deadline_jobs_change_only_for_the_game_that_changed(tmp_path: Path) -> 
 
     asyncio.run(run())
     table.store.close()
+
+
+def _three_due_games(table: Table) -> None:
+    for name in ("a1", "b2", "c3"):
+        table.create(name)
+        table.seat_everyone(name)
+    for name in ("a1", "b2", "c3"):
+        _set_deadline(table, name, (table.now - timedelta(seconds=30)).isoformat())
+
+
+def test_each_resolved_game_is_sent_before_the_next_is_resolved(tmp_path: Path) -> None:
+    """Issue 20 point 3: three games fall due at once; the round sends after
+    each resolution, so the first game's reports wait for no other game."""
+    table = Table(tmp_path)
+    _three_due_games(table)
+    resolved_at_send: list[list[str]] = []
+
+    async def send() -> Any:
+        resolved_at_send.append([n for n in ("a1", "b2", "c3") if table.store.phases(n)])
+        for queued in table.store.unsent_mail():
+            table.store.mark_sent(queued.id, table.now.isoformat())
+
+    table.judge.send = send  # type: ignore[method-assign]
+    assert asyncio.run(table.judge.process_due_sending()) == 3
+    assert resolved_at_send == [["a1"], ["a1", "b2"], ["a1", "b2", "c3"]]
+    table.store.close()
+
+
+def test_deadline_jobs_due_together_make_one_round(tmp_path: Path) -> None:
+    """Jobs of games due together that fire while a round runs return at
+    once; the running round resolves their games too (and reads the
+    mailbox again for them before it ends)."""
+    table = Table(tmp_path)
+    _three_due_games(table)
+    judge = table.judge
+    intakes: list[int] = []
+    real_take_in = judge.take_in
+
+    def take_in(force: bool = False) -> int:
+        intakes.append(1)
+        return real_take_in(force)
+
+    async def send() -> Any:
+        for name in ("b2", "c3"):  # their jobs fire while the round runs
+            await judge._deadline_job(name, "S1901M")
+        for queued in table.store.unsent_mail():
+            table.store.mark_sent(queued.id, table.now.isoformat())
+
+    judge.take_in = take_in  # type: ignore[method-assign]
+    judge.send = send  # type: ignore[method-assign]
+    asyncio.run(judge._deadline_job("a1", "S1901M"))
+    assert all(table.store.phases(name) for name in ("a1", "b2", "c3"))
+    assert len(intakes) == 2  # the round's own read, and one more for the jobs that came meanwhile
+    table.store.close()

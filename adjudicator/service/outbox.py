@@ -2,14 +2,16 @@
 until an SMTP server has accepted it.
 
 ``send_due`` hands the due mails to the SMTP server over one connection
-and records each outcome in the store at once: a mail is marked sent right
-after the server accepted it, and a mail the server did not take (server
+and records each outcome in the store: the mails the server accepted are
+marked sent in commits of up to ``BATCH`` (issue 20: one commit per mail
+cost more than the sending), and a mail the server did not take (server
 down, timeout, a 4xx or 5xx answer, every recipient refused) is marked
 failed and tried again later, after an exponential back-off
 (``retry_delay``).  Nothing is lost while the server is away, and a mail
-the server accepted is never handed over again.  (Only a crash between the
-server's acceptance and the store's record could send a mail twice: SMTP
-gives no stronger guarantee than at-least-once.)
+the server accepted is never handed over again by a judge that lives on.
+(Only a crash between the server's acceptance and the store's record, at
+most ``BATCH`` mails, could send a mail twice: SMTP gives no stronger
+guarantee than at-least-once; the mails keep their Message-ID.)
 
 ``send_due`` raises for none of these failures: the judge keeps running,
 and the failures are in the store (``last_error``) and in the returned
@@ -176,98 +178,134 @@ async def _send_one(client: aiosmtplib.SMTP, settings: SmtpSettings, mail: Outbo
     return {recipient: f"{reply.code} {reply.message}" for recipient, reply in refused.items()}
 
 
+BATCH = 50
+"""Mails claimed together, and sent-marks committed together, at most: a
+crash can send at most this many mails a second time (SMTP gives no more
+than at-least-once), and memory holds one message at a time."""
+
+
 async def send_due(store: Store, settings: SmtpSettings, now: datetime, *, base_delay: float = 30.0,
                    holder: str = "", lease: float = 600.0) -> SendSummary:
     """Send every mail of ``store.due_mail(now.isoformat())``, oldest first.
 
     Guarantees: one SMTP connection serves the whole batch (a broken one is
-    opened again once for the next mail); each mail the server accepts is
-    marked sent (at ``now``) before the next one is sent; each mail it does
-    not take is marked failed with ``next_try = now +
-    retry_delay(attempts + 1, base_delay)`` and an error text that names
-    the server and the reason, never the password; when the server cannot
-    be reached, every remaining due mail is marked failed that way.  A mail
-    refused for good (a 5xx answer) is never tried again (``give_up``) and
-    listed in ``refused``.  Once the server accepted a mail, every mail
-    waiting for a later try is due at once and sent in the same round,
-    oldest first.  No SMTP or network failure is raised.  Each mail is
-    claimed for ``holder`` (for ``lease`` seconds) right before it is
-    handed over, so of several judges sending at once only one sends it.
-    ``now`` must be timezone-aware (the outbox compares ISO-8601 times as
-    text: use one zone, UTC, throughout).
+    opened again once for the next mail); the due mails are read and
+    claimed ``BATCH`` at a time and each message is read only right before
+    it is handed over (memory stays bounded however much is due); each
+    mail the server accepts is marked sent (at ``now``), in commits of up
+    to ``BATCH`` mails and always before this function returns or raises;
+    each mail it does not take is marked failed at once with ``next_try =
+    now + retry_delay(attempts + 1, base_delay)`` and an error text that
+    names the server and the reason, never the password; when the server
+    cannot be reached, every remaining due mail is marked failed that way.
+    A mail refused for good (a 5xx answer) is never tried again
+    (``give_up``) and listed in ``refused``.  Once the server accepted a
+    mail, every mail waiting for a later try is due at once and sent in
+    the same round, oldest first.  No SMTP or network failure is raised.
+    Each batch is claimed for ``holder`` (for ``lease`` seconds from the
+    claim) right before its mails are handed over, so of several judges
+    sending at once only one sends a mail.  ``now`` must be timezone-aware
+    (the outbox compares ISO-8601 times as text: use one zone, UTC,
+    throughout).
     """
     if now.tzinfo is None or now.utcoffset() is None:
         raise ValueError("send_due needs a timezone-aware now")
     stamp, started = now.isoformat(), time.monotonic()
 
-    def claim(mail: OutboundMail) -> bool:
-        # the claim counts from the moment it is made, however long the batch has run
+    def claim(mail_ids: list[str]) -> list[str]:
+        # the claim counts from the moment it is made, however long the round has run
         moment = now + timedelta(seconds=time.monotonic() - started)
-        return store.claim_outbound(mail.id, moment.isoformat(), (moment + timedelta(seconds=lease)).isoformat(),
-                                    holder)
+        return store.claim_outbound_many(mail_ids, moment.isoformat(), (moment + timedelta(seconds=lease)).isoformat(),
+                                         holder)
 
     sent = failed = 0
     errors: list[str] = []
     refused_for_good: list[str] = []
+    accepted: list[str] = []  # sent, not yet marked
+    held: set[str] = set()  # claimed, not yet handed over
+
+    def flush() -> None:
+        if accepted:
+            store.mark_sent_many(accepted, stamp)
+            accepted.clear()
 
     def note(text: str) -> None:
         if text not in errors:
             errors.append(text)
 
-    def fail(mails: Sequence[OutboundMail], text: str) -> None:
+    def fail(mails: Sequence[tuple[str, int]], text: str) -> None:
         nonlocal failed
-        for mail in mails:
-            next_try = now + retry_delay(mail.attempts + 1, base=base_delay)
-            store.mark_failed(mail.id, next_try.isoformat(), text)
+        for mail_id, attempts in mails:
+            next_try = now + retry_delay(attempts + 1, base=base_delay)
+            store.mark_failed(mail_id, next_try.isoformat(), text)
             failed += 1
         note(text)
 
+    def fail_the_rest(after: int, text: str) -> None:
+        while heads := store.due_mail_heads(stamp, after, BATCH):
+            after = heads[-1][1]
+            attempts = {mail_id: tries for mail_id, _, tries in heads}
+            fail([(mail_id, attempts[mail_id]) for mail_id in claim(list(attempts))], text)
+
     client: aiosmtplib.SMTP | None = None
     drained = False
-    due = store.due_mail(stamp)
     try:
-        while due:
-            unreachable = False
-            for index, mail in enumerate(due):
-                if not claim(mail):
-                    continue  # another judge is sending it, or has sent it
-                if client is None or not client.is_connected:
+        while True:
+            after, unreachable = 0, False
+            while not unreachable and (heads := store.due_mail_heads(stamp, after, BATCH)):
+                after = heads[-1][1]
+                attempts = {mail_id: tries for mail_id, _, tries in heads}
+                claimed = claim(list(attempts))  # mails another judge holds (or has sent) drop out
+                held.update(claimed)
+                for index, mail_id in enumerate(claimed):
+                    if client is None or not client.is_connected:
+                        try:
+                            client = await _connect(settings)
+                        except _SEND_ERRORS as error:
+                            client = None
+                            text = _error_text(settings, f"cannot connect: {_reason(error)}")
+                            fail([(m, attempts[m]) for m in claimed[index:]], text)
+                            held.clear()
+                            fail_the_rest(after, text)
+                            unreachable = True
+                            break
+                    mail = store.outbound(mail_id)
+                    held.discard(mail_id)
                     try:
-                        client = await _connect(settings)
+                        refused = await _send_one(client, settings, mail)
                     except _SEND_ERRORS as error:
-                        client = None
-                        rest = [m for m in due[index + 1:] if claim(m)]
-                        fail([mail, *rest], _error_text(settings, f"cannot connect: {_reason(error)}"))
-                        unreachable = True
-                        break
-                try:
-                    refused = await _send_one(client, settings, mail)
-                except _SEND_ERRORS as error:
-                    text = _error_text(settings, _reason(error))
-                    if permanent(error):
-                        store.give_up(mail.id, stamp, text)
-                        refused_for_good.append(mail.id)
-                        note(text)
-                    else:
-                        fail([mail], text)
-                    if not isinstance(error, (aiosmtplib.SMTPResponseException, aiosmtplib.SMTPRecipientsRefused)):
-                        # a timeout or a broken line leaves the session in an
-                        # unknown state: the next mail gets a new connection
-                        client.close()
-                        client = None
-                    continue
-                store.mark_sent(mail.id, stamp)
-                sent += 1
-                if refused:
-                    listed = "; ".join(f"{r}: {reply}" for r, reply in refused.items())
-                    note(_error_text(settings, f"mail {mail.id} sent, but recipients refused: {listed}"))
+                        text = _error_text(settings, _reason(error))
+                        if permanent(error):
+                            store.give_up(mail.id, stamp, text)
+                            refused_for_good.append(mail.id)
+                            note(text)
+                        else:
+                            fail([(mail.id, mail.attempts)], text)
+                        if not isinstance(error, (aiosmtplib.SMTPResponseException, aiosmtplib.SMTPRecipientsRefused)):
+                            # a timeout or a broken line leaves the session in an
+                            # unknown state: the next mail gets a new connection
+                            client.close()
+                            client = None
+                        continue
+                    accepted.append(mail.id)
+                    sent += 1
+                    if len(accepted) >= BATCH:
+                        flush()
+                    if refused:
+                        listed = "; ".join(f"{r}: {reply}" for r, reply in refused.items())
+                        note(_error_text(settings, f"mail {mail.id} sent, but recipients refused: {listed}"))
+                flush()
             if unreachable or drained or sent == 0:
                 break
             # the server takes mail again: what waits for a later try is due
             # now, oldest first, instead of each mail keeping its back-off
             drained = True
-            due = store.due_mail(stamp) if store.make_waiting_due(stamp) else []
+            if not store.make_waiting_due(stamp):
+                break
     finally:
+        flush()
+        if held:  # cut off (cancelled): what was not handed over is free for the next round at once
+            store.release_outbound(sorted(held), holder)
         if client is not None:
             await _hang_up(client)
     return SendSummary(sent=sent, failed=failed, errors=tuple(errors), refused=tuple(refused_for_good))

@@ -22,7 +22,7 @@ import logging
 import mailbox
 import os
 import signal
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -36,12 +36,12 @@ from adjudicator.service.handler import answer_too_complex, handle_mail, shunt
 from adjudicator.service.imap import Backoff, ImapIntake, ImapSettings, MailboxUnavailable
 from adjudicator.service.intake import MaildirIntake, Transport, take_in
 from adjudicator.service.reminders import send_pause_notices, send_reminders
-from adjudicator.service.outbox import SendSummary, SmtpSettings, send_due
+from adjudicator.service.outbox import BATCH, SendSummary, SmtpSettings, send_due
 from adjudicator.service.notify import queue, queue_notice
 from adjudicator.service.render import Texts
 from adjudicator.service.store import AlreadyHandled, InboundMail, Store
 from adjudicator.service.turnplay import flush_digests
-from adjudicator.service.turns import deadline_passed, due_games, everyone_ready, process_phase
+from adjudicator.service.turns import deadline_passed, due_deadlines, everyone_ready, process_phase
 
 log = logging.getLogger("adjudicator")
 
@@ -82,25 +82,22 @@ def smtp_settings(config: Config) -> SmtpSettings:
 
 def deliver_to_maildir(store: Store, path: Any, now: datetime, holder: str = "", lease: float = 600.0) -> SendSummary:
     """``smtp.kind = "maildir"``: write every due mail into the Maildir at
-    ``path`` and mark it sent (the judge then needs no mail server); each
-    mail is claimed first, as ``send_due`` does."""
+    ``path`` and mark it sent (the judge then needs no mail server); the
+    mails are claimed first, as ``send_due`` does, ``BATCH`` at a time, and
+    written as they are (with Unix line ends), one in memory at a time."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     box = mailbox.Maildir(path, create=True)
-    sent = 0
+    sent, after = 0, 0
     stamp, until = now.isoformat(), (now + timedelta(seconds=lease)).isoformat()
-    for mail in store.due_mail(stamp):
-        if not store.claim_outbound(mail.id, stamp, until, holder):
-            continue  # another judge took it
-        box.add(mailbox.MaildirMessage(mail.message))
-        store.mark_sent(mail.id, stamp)
-        sent += 1
+    while heads := store.due_mail_heads(stamp, after, BATCH):
+        after = heads[-1][1]
+        written = []
+        for mail_id in store.claim_outbound_many([mail_id for mail_id, _, _ in heads], stamp, until, holder):
+            box.add(store.outbound(mail_id).message.replace(b"\r\n", b"\n"))
+            written.append(mail_id)
+        store.mark_sent_many(written, stamp)
+        sent += len(written)
     return SendSummary(sent, 0, ())
-
-
-def _deadline(text: str | None) -> datetime:
-    """A stored deadline (due games always have one)."""
-    assert text is not None
-    return datetime.fromisoformat(text)
 
 
 def _arrival(mail: InboundMail) -> datetime | None:
@@ -124,6 +121,8 @@ class Judge:
         self.peers = Coordinator(store, clock, lease=config.lease_seconds)
         self._sending: asyncio.Lock | None = None
         self._jobs: dict[str, tuple[str, str]] = {}
+        self._resolving: asyncio.Lock | None = None
+        self._due_again = False
         """Per game (name as stored) the (phase, deadline) its job was set for."""
 
     # --- one step each -----------------------------------------------------------
@@ -216,22 +215,42 @@ class Judge:
         arrived before it waits.  While the mailbox cannot be read a
         deadline waits, at most ``limits.mailbox_wait`` seconds, and the
         game's GM is told once."""
-        due = due_games(self.store, self.clock())
-        if due and not self.peers.mailbox_read_since(min(_deadline(g.deadline) for g in due)):
-            self.take_in_and_handle(force=True)
+        self._read_before_due()
         return self._process_due_before(self.clock())
+
+    async def process_due_sending(self) -> int:
+        """``process_due``, with the mail of each resolved game sent before
+        the next game is resolved: when many games fall due at once, the
+        first reports leave right after their game, not after the last
+        game (issue 20).  Returns how many games were resolved."""
+        self._read_before_due()
+        count = 0
+        for done in self._resolutions_due(self.clock()):
+            count += done
+            if done:
+                await self.send()
+        return count
+
+    def _read_before_due(self) -> None:
+        """Read the mailbox first when a deadline has passed since its last complete read."""
+        due = due_deadlines(self.store, self.clock())
+        if due and not self.peers.mailbox_read_since(min(deadline for _, _, deadline in due)):
+            self.take_in_and_handle(force=True)
 
     def _process_due_before(self, moment: datetime) -> int:
         """Resolve the games whose deadline passed before ``moment`` and may run now."""
-        count = 0
+        return sum(self._resolutions_due(moment))
+
+    def _resolutions_due(self, moment: datetime) -> Iterator[int]:
+        """Resolve, one game per step, the games whose deadline passed
+        before ``moment`` and may run now (1: it resolved); tell the GM of
+        a game whose deadline waits for the mailbox."""
         wait = self.config.limits.mailbox_wait
-        for game in due_games(self.store, moment):
-            deadline = _deadline(game.deadline)
+        for name, phase, deadline in due_deadlines(self.store, moment):
             if self.peers.deadline_may_run(deadline, wait):
-                count += self.process(game.name, game.phase, "deadline")
+                yield self.process(name, phase, "deadline")
             elif not self.peers.mailbox_read_since(deadline):
-                self._tell_waiting(game.name, deadline + timedelta(seconds=wait))
-        return count
+                self._tell_waiting(name, deadline + timedelta(seconds=wait))
 
     def _tell_waiting(self, name: str, latest: datetime) -> None:
         """Tell a game's GM once per phase that its deadline waits for the mailbox."""
@@ -276,10 +295,18 @@ class Judge:
     def poll(self) -> None:
         """One intake round: take in, handle, resolve what is ready or due,
         send the reminders and pause notices that are due."""
-        self.peers.heartbeat()
-        touched = self.take_in_and_handle(force=bool(due_games(self.store, self.clock())))
-        self.resolve_ready(touched)
+        self._poll_intake()
         self.process_due()
+        self._poll_notices()
+
+    def _poll_intake(self) -> None:
+        """A poll's first half: heartbeat, take in, handle, resolve what is ready."""
+        self.peers.heartbeat()
+        touched = self.take_in_and_handle(force=bool(due_deadlines(self.store, self.clock())))
+        self.resolve_ready(touched)
+
+    def _poll_notices(self) -> None:
+        """A poll's last half: the deadline jobs, reminders, digests and pause notices."""
         self.sync_deadlines()
         send_reminders(self.store, self.config, self.clock())
         flush_digests(self.store, self.config, self.clock())
@@ -322,12 +349,41 @@ class Judge:
     # Jobs are coroutines so that APScheduler runs them in the event loop's
     # thread, the only thread that uses the store's connection.
 
+    # A poll and the deadline jobs never run at once: they share one lock,
+    # and a deadline job that finds it taken leaves its game to the round
+    # running (which looks again before it ends), so a thousand jobs due in
+    # one minute make one round, not a thousand.
+
+    def _round_lock(self) -> asyncio.Lock:
+        if self._resolving is None:
+            self._resolving = asyncio.Lock()
+        return self._resolving
+
     async def _poll_job(self) -> None:
-        self.poll()
+        lock = self._round_lock()
+        if lock.locked():
+            return  # a deadline round is running; the next poll comes soon
+        async with lock:
+            self._poll_intake()
+            await self.process_due_sending()
+            self._poll_notices()
+            await self._catch_up()
 
     async def _deadline_job(self, name: str, phase: str) -> None:
-        self.resolve_ready(self.take_in_and_handle(force=True))
-        self.process_due()
+        lock = self._round_lock()
+        self._due_again = True
+        if lock.locked():
+            return  # the running round takes this game too
+        async with lock:
+            await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """Read and handle the mail, then resolve (and send) what is due, as
+        long as deadline jobs came while a round ran (under the round lock)."""
+        while self._due_again:
+            self._due_again = False
+            self.resolve_ready(self.take_in_and_handle(force=True))
+            await self.process_due_sending()
 
     def sync_deadlines(self, names: Iterable[str] | None = None) -> None:
         """One scheduler job per active game at its stored deadline.  With
@@ -367,14 +423,18 @@ class Judge:
         earlier failure's back-off lasts), handle all stored mail in order
         of arrival with each missed deadline resolved in between, then
         resolve what can go on or is due."""
+        self._start_ready()
+        self.process_due()
+        self.sync_deadlines()
+
+    def _start_ready(self) -> None:
+        """``start_up`` up to the due games: read, handle, resolve what can go on."""
         self.peers.heartbeat()
         touched = self.take_in_and_handle(force=True)
         # a crash may have left games that can go on (every player READY,
         # or a turn phase whose seats have all answered)
         active = [g.name for g in self.store.games() if g.status == "active"]
         self.resolve_ready(touched + [name for name in active if name not in touched])
-        self.process_due()
-        self.sync_deadlines()
 
     async def serve(self, stop: asyncio.Event) -> None:
         """Run until ``stop`` is set: handle what a previous run left,
@@ -382,7 +442,11 @@ class Judge:
         self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
         self.scheduler.start()
         try:
-            self.start_up()
+            async with self._round_lock():  # start_up, sending as the missed deadlines resolve
+                self._start_ready()
+                await self.process_due_sending()
+                self.sync_deadlines()
+                await self._catch_up()
             send_every = min(self.config.poll_interval, 5.0)
             self.scheduler.add_job(self._poll_job, "interval", seconds=self.config.poll_interval, id="poll",
                                    next_run_time=self.clock(), max_instances=1, coalesce=True)

@@ -631,6 +631,17 @@ class Store:
         ).fetchall()
         return [self.outbound(r[0]) for r in rows]
 
+    def due_mail_heads(self, now: str, after_seq: int = 0, limit: int = 100) -> list[tuple[str, int, int]]:
+        """(id, seq, attempts) of at most ``limit`` mails ``due_mail`` would
+        list, those after ``after_seq`` only, oldest first; no message is
+        read (the sender reads one mail at a time: memory stays bounded
+        however much is due)."""
+        rows = self._db.execute(
+            "SELECT id, seq, attempts FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL AND next_try <= ?"
+            " AND (claimed_until IS NULL OR claimed_until <= ?) AND seq > ? ORDER BY seq LIMIT ?",
+            (now, now, after_seq, limit)).fetchall()
+        return [(str(i), int(seq), int(attempts)) for i, seq, attempts in rows]
+
     def unsent_mail(self) -> list[OutboundMail]:
         """Every mail not yet accepted by the SMTP server, oldest first."""
         rows = self._db.execute("SELECT id FROM outbox WHERE sent_at IS NULL AND gave_up_at IS NULL ORDER BY seq"
@@ -668,11 +679,34 @@ class Store:
                 (until, holder, mail_id, now)).rowcount
         return changed == 1
 
+    def claim_outbound_many(self, mail_ids: list[str], now: str, until: str, holder: str = "") -> list[str]:
+        """``claim_outbound`` for several mails in one transaction; returns
+        the ids claimed, in the order given."""
+        claimed = []
+        with self.transaction() as db:
+            for mail_id in mail_ids:
+                if db.execute(
+                    "UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE id = ? AND sent_at IS NULL"
+                    " AND gave_up_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ?)",
+                    (until, holder, mail_id, now)).rowcount == 1:
+                    claimed.append(mail_id)
+        return claimed
+
+    def release_outbound(self, mail_ids: list[str], holder: str) -> None:
+        """End ``holder``'s claims of these unsent mails (they may be claimed again at once)."""
+        with self.transaction() as db:
+            db.executemany("UPDATE outbox SET claimed_until = NULL WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
+                           [(mail_id, holder) for mail_id in mail_ids])
+
     def mark_sent(self, mail_id: str, now: str) -> None:
         """The SMTP server accepted the mail (its claim ends)."""
+        self.mark_sent_many([mail_id], now)
+
+    def mark_sent_many(self, mail_ids: list[str], now: str) -> None:
+        """The SMTP server accepted each of these mails: one commit for all."""
         with self.transaction() as db:
-            db.execute("UPDATE outbox SET sent_at = ?, attempts = attempts + 1, claimed_until = NULL WHERE id = ?",
-                       (now, mail_id))
+            db.executemany("UPDATE outbox SET sent_at = ?, attempts = attempts + 1, claimed_until = NULL WHERE id = ?",
+                           [(now, mail_id) for mail_id in mail_ids])
 
     def mark_failed(self, mail_id: str, next_try: str, error: str) -> None:
         """Sending failed; try again at ``next_try`` (its claim ends)."""

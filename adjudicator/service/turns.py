@@ -495,9 +495,16 @@ def with_random_lines(texts: Texts, text: str, report: dict[str, Any], game: Gam
     return text if not lines else text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
 
 
+def due_deadlines(store: Store, now: datetime) -> list[tuple[str, str, datetime]]:
+    """(name, phase, deadline) of the active games whose deadline has passed
+    at ``now``, by name; reads no game's state (issue 20: no scan of every game)."""
+    due = ((name, phase, datetime.fromisoformat(deadline)) for name, phase, deadline in store.deadlines())
+    return [(name, phase, deadline) for name, phase, deadline in due if deadline <= now]
+
+
 def due_games(store: Store, now: datetime) -> list[GameRecord]:
     """Active games whose deadline has passed at ``now``, by name; only
-    those games are read in full (issue 20: no scan of every game's state)."""
-    due = (store.game(name) for name, _, deadline in store.deadlines() if datetime.fromisoformat(deadline) <= now)
+    those games are read in full."""
+    due = (store.game(name) for name, _, _ in due_deadlines(store, now))
     return [g for g in due if g is not None and g.status == ACTIVE and g.deadline is not None
             and datetime.fromisoformat(g.deadline) <= now]
