@@ -71,6 +71,9 @@ def run(label: str, mailbox: str, fill: object, mails: int, games: int) -> None:
         judge.stop()
         sink.stop()
     note = "" if done else f" (only {sink.count()} answered)"
+    if label == "imap":
+        goal = 12.0 * mails / 1000
+        note += f"  goal <= {goal:.1f} s ({'met' if done and seconds <= goal else 'not met'})"
     print(f"{label:8} {mails:>6} {seconds:>9.1f} {mails / seconds:>8.1f} {1000 * cpu / mails:>12.1f}{note}", flush=True)
 
 
@@ -103,6 +106,18 @@ def profile(mails: int, games: int) -> None:
             pass
 
     judge = Judge(config, store, Nothing(), clock=lambda: datetime.now(timezone.utc))  # type: ignore[arg-type]
+    # every seat signs on once first (its password checked in full, then
+    # remembered by the process, issue 20): the players are signed on
+    seat_count = sum(len(addresses) for addresses in seats.values())
+    warm = order_mails(seats, seat_count)
+    for number, (_, raw) in enumerate(warm):
+        store.save_inbound(raw.replace(b"Message-ID: <m", b"Message-ID: <w"), f"warm:{number}",
+                           datetime.now(timezone.utc).isoformat())
+    started = time.process_time()
+    judge.handle_pending()
+    cold = time.process_time() - started
+    print(f"\nin process: first mail of each of {seat_count} seats (full password check): "
+          f"{1000 * cold / seat_count:.1f} ms CPU per mail")
     for number, (_, raw) in enumerate(order_mails(seats, mails)):
         store.save_inbound(raw, f"bench:{number}", datetime.now(timezone.utc).isoformat())
     profiler = cProfile.Profile(time.process_time)
@@ -111,8 +126,9 @@ def profile(mails: int, games: int) -> None:
     judge.handle_pending()
     profiler.disable()
     cpu = time.process_time() - started
-    print(f"\nin process: {mails} mails handled in {cpu:.2f} s CPU = {mails / cpu:.0f} mails/s on one core "
-          f"({1000 * cpu / mails:.1f} ms per mail)")
+    print(f"in process: {mails} mails of signed-on players handled in {cpu:.2f} s CPU = {mails / cpu:.0f} mails/s "
+          f"on one core ({1000 * cpu / mails:.1f} ms per mail; goal >= 150 mails/s per core: "
+          f"{'met' if mails / cpu >= 150 else 'not met'}; under the profiler, so slower than without)")
     stats = pstats.Stats(profiler, stream=io.StringIO())
     areas = {"password check (scrypt)": ("auth.py", "scrypt"), "order parsing (Lark)": ("lark/",),
              "database (sqlite3)": ("{method 'execute'", "{method 'commit'", "store.py"),

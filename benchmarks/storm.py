@@ -17,6 +17,7 @@ Figures only, no assertions.
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 import time
 from datetime import datetime, timedelta, timezone
@@ -77,10 +78,19 @@ def main() -> None:
         print(f"{games:>6} {received:>9} {figures['first_s']:>8.1f} {figures['last_s']:>8.1f} "
               f"{figures['cpu_per_game_s']:>11.3f} {figures['peak_rss_mib']:>13.0f} {figures['mean_kib']:>9.0f} "
               f"{figures['setup_s']:>8.0f}", flush=True)
+    for figures in results:
+        verdicts = [("first report <= 2 s", figures["first_s"] <= 2.0),
+                    ("every report <= 60 s", bool(figures["complete"]) and figures["last_s"] <= 60.0),
+                    ("peak RSS <= 250 MB", figures["peak_rss_mib"] * 1.048576 <= 250.0),
+                    ("report <= 120 KB", figures["mean_kib"] * 1.024 <= 120.0)]
+        print(f"{int(figures['games']):>6} games: " + "; ".join(f"{goal} {'met' if ok else 'NOT met'}"
+                                                            for goal, ok in verdicts))
     if len(results) > 1:
         small, large = min(results, key=lambda r: r["games"]), max(results, key=lambda r: r["games"])
         ratio = large["cpu_per_game_s"] / small["cpu_per_game_s"]
-        print(f"CPU per game at {int(large['games'])} games / at {int(small['games'])} games: {ratio:.2f} (goal <= 1.2)")
+        print(f"CPU per game at {int(large['games'])} games / at {int(small['games'])} games: {ratio:.2f} "
+              f"(goal <= 1.2 at 1,000 / 100: {'met' if ratio <= 1.2 else 'NOT met'})")
+    print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -141,12 +141,18 @@ def owner_only(path: Path) -> None:
     """Create the file ``path`` readable and writable by its owner only
     (0600), or make an existing one so; SQLite gives its ``-wal`` and
     ``-shm`` files the same permissions (issue 12, S20)."""
-    descriptor = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+    # An existing file is never opened here: closing any descriptor of a
+    # file drops every POSIX lock this process holds on it, so a second
+    # connection of the same process (the sender thread's) would take the
+    # first one's SQLite locks away, and another process could then
+    # checkpoint and delete a WAL file still in use.
     try:
-        if os.fstat(descriptor).st_mode & 0o077:
-            os.fchmod(descriptor, 0o600)
-    finally:
-        os.close(descriptor)
+        descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+    except FileExistsError:
+        if os.stat(path).st_mode & 0o077:
+            os.chmod(path, 0o600)
+        return
+    os.close(descriptor)  # a new file: no connection of this process has it open
 
 
 class SqliteConnection(Connection):

@@ -39,6 +39,7 @@ from adjudicator.service.reminders import send_pause_notices, send_reminders
 from adjudicator.service.outbox import BATCH, SendSummary, SmtpSettings, send_due
 from adjudicator.service.notify import queue, queue_notice
 from adjudicator.service.render import Texts
+from adjudicator.service.sender import SenderThread
 from adjudicator.service.store import AlreadyHandled, InboundMail, Store
 from adjudicator.service.turnplay import flush_digests
 from adjudicator.service.turns import deadline_passed, due_deadlines, everyone_ready, process_phase
@@ -123,6 +124,7 @@ class Judge:
         self._jobs: dict[str, tuple[str, str]] = {}
         self._resolving: asyncio.Lock | None = None
         self._due_again = False
+        self._sender: SenderThread | None = None
         """Per game (name as stored) the (phase, deadline) its job was set for."""
 
     # --- one step each -----------------------------------------------------------
@@ -196,6 +198,7 @@ class Judge:
                 continue
             log.info("mail %s: %s (%s)", mail.id[:12], result.state, result.note)
             crash_point("handled")
+            self._wake_sender()  # its answer leaves while the next mail is handled
             touched.extend(g for g in result.games_to_check if g not in touched)
         return touched
 
@@ -228,7 +231,7 @@ class Judge:
         for done in self._resolutions_due(self.clock()):
             count += done
             if done:
-                await self.send()
+                await self._queued()
         return count
 
     def _read_before_due(self) -> None:
@@ -318,22 +321,40 @@ class Judge:
         if self._sending is None:
             self._sending = asyncio.Lock()
         async with self._sending:
-            now = self.clock()
-            holder, lease = self.peers.instance, self.config.lease_seconds
-            if self.config.smtp.kind == "maildir":
-                return deliver_to_maildir(self.store, self.config.smtp.path, now, holder, lease)
-            summary = await send_due(self.store, smtp_settings(self.config), now, base_delay=self.config.retry_base,
-                                     holder=holder, lease=lease)
+            return await self.send_from(self.store)
+
+    async def send_from(self, store: Store) -> SendSummary:
+        """One sending round over ``store`` (the main connection, or the
+        sender thread's own); refusals for good are told to the administrator."""
+        now = self.clock()
+        holder, lease = self.peers.instance, self.config.lease_seconds
+        if self.config.smtp.kind == "maildir":
+            return deliver_to_maildir(store, self.config.smtp.path, now, holder, lease)
+        summary = await send_due(store, smtp_settings(self.config), now, base_delay=self.config.retry_base,
+                                 holder=holder, lease=lease)
         for error in summary.errors:
             log.warning("outbox: %s", error)
         for mail_id in summary.refused:
-            self._tell_refused(mail_id)
+            self._tell_refused(store, mail_id)
         return summary
 
-    def _tell_refused(self, mail_id: str) -> None:
+    async def _queued(self) -> None:
+        """Mail was queued: the sender thread is woken (serving), or the
+        mail is sent now (no thread: a round of its own)."""
+        if self._sender is not None:
+            self._sender.wake()
+        else:
+            await self.send()
+
+    def _wake_sender(self) -> None:
+        """Tell the sender thread (when serving) that mail may have been queued."""
+        if self._sender is not None:
+            self._sender.wake()
+
+    def _tell_refused(self, store: Store, mail_id: str) -> None:
         """Tell the administrator (when configured, and the refused mail
         was not to them) that the SMTP server refused a mail for good."""
-        mail = self.store.outbound(mail_id)
+        mail = store.outbound(mail_id)
         log.error("outbox: mail %s to %s refused for good: %s", mail_id[:12], ", ".join(mail.recipients),
                   mail.last_error)
         admin = self.config.admin
@@ -341,8 +362,8 @@ class Judge:
             return
         texts = Texts(self.config.language, self.config.time_zone)
         body = texts("refused_mail", mail=mail_id[:16], to=", ".join(mail.recipients), error=mail.last_error)
-        with self.store.transaction() as db:
-            queue(self.store, db, self.config, admin, texts("refused_subject"),
+        with store.transaction() as db:
+            queue(store, db, self.config, admin, texts("refused_subject"),
                   f":: Judge: {self.config.address}\n:: Kind: notice\n\n{body}\n", self.clock())
 
     # --- scheduling --------------------------------------------------------------
@@ -368,6 +389,7 @@ class Judge:
             await self.process_due_sending()
             self._poll_notices()
             await self._catch_up()
+        self._wake_sender()
 
     async def _deadline_job(self, name: str, phase: str) -> None:
         lock = self._round_lock()
@@ -441,20 +463,23 @@ class Judge:
         process missed deadlines, then poll, send and wait for deadlines."""
         self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
         self.scheduler.start()
+        self._sender = SenderThread(self.store.target, self.send_from, every=min(self.config.poll_interval, 5.0))
+        self._sender.start()
+        self._sender.wake()  # what a previous run left unsent
         try:
             async with self._round_lock():  # start_up, sending as the missed deadlines resolve
                 self._start_ready()
                 await self.process_due_sending()
                 self.sync_deadlines()
                 await self._catch_up()
-            send_every = min(self.config.poll_interval, 5.0)
             self.scheduler.add_job(self._poll_job, "interval", seconds=self.config.poll_interval, id="poll",
-                                   next_run_time=self.clock(), max_instances=1, coalesce=True)
-            self.scheduler.add_job(self.send, "interval", seconds=send_every, id="send",
                                    next_run_time=self.clock(), max_instances=1, coalesce=True)
             await stop.wait()
         finally:
             self.scheduler.shutdown(wait=False)
             self.scheduler = None
             self._jobs.clear()
+            if self._sender is not None:
+                self._sender.stop()
+                self._sender = None
             self.peers.stopped()
