@@ -4,9 +4,7 @@ coasts and province abbreviations."""
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
-
-Point = tuple[float, float]
+from typing import Mapping
 
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import coast_of
@@ -96,12 +94,6 @@ def centre_point(layout: MapLayout, key: str) -> tuple[float, float]:
     return x, y - UNIT_RADIUS - 7
 
 
-def label_point(layout: MapLayout, key: str) -> tuple[float, float]:
-    """Where a province's abbreviation is written (below its seat)."""
-    x, y = layout.regions[key].seat
-    return x, y + UNIT_RADIUS + 6
-
-
 def centre_shapes(game_map: GameMap, layout: MapLayout, owners: Mapping[str, str],
                   colours: Mapping[str, str]) -> list[Shape]:
     """A ring per supply centre (``class="centre"``, ``data-province``),
@@ -113,42 +105,3 @@ def centre_shapes(game_map: GameMap, layout: MapLayout, owners: Mapping[str, str
         data = (("province", key),) + ((("owner", owner),) if owner else ())
         shapes.append(Circle(centre_point(layout, key), 4.2, Style(fill=fill, stroke=c.INK, width=1.2), "centre", data))
     return shapes
-
-
-def label_box(at: Point, text: str) -> tuple[float, float, float, float]:
-    """The box (left, top, right, bottom) a label centred at ``at`` covers."""
-    half = len(text) * LABEL_SIZE * 0.31
-    return at[0] - half, at[1] - LABEL_SIZE * 0.55, at[0] + half, at[1] + LABEL_SIZE * 0.55
-
-
-def covers(box: tuple[float, float, float, float], centre: Point, radius: float) -> bool:
-    """True when ``box`` and the circle around ``centre`` overlap."""
-    nearest_x = min(max(centre[0], box[0]), box[2])
-    nearest_y = min(max(centre[1], box[1]), box[3])
-    return (nearest_x - centre[0]) ** 2 + (nearest_y - centre[1]) ** 2 < radius ** 2
-
-
-def place_label(layout: MapLayout, key: str, avoid: Sequence[Point]) -> Point:
-    """Where a province's abbreviation goes: below its seat, else the first
-    of right, left, above right, below right, that no unit symbol (at the
-    points ``avoid``) covers; below its seat when none is free."""
-    x, y = layout.regions[key].seat
-    half = len(key) * LABEL_SIZE * 0.31
-    gap = UNIT_RADIUS + 4
-    candidates = (label_point(layout, key), (x + gap + half, y), (x - gap - half, y),
-                  (x + gap + half, y - gap), (x + gap + half, y + gap))
-    for point in candidates:
-        box = label_box(point, key)
-        if not any(covers(box, unit, UNIT_RADIUS + 1.5) for unit in avoid):
-            return point
-    return candidates[0]
-
-
-def label_shapes(layout: MapLayout, avoid: Sequence[Point] = ()) -> list[Shape]:
-    """Every province's abbreviation (``class="label"``), placed off the
-    unit symbols drawn at ``avoid`` (``place_label``)."""
-    return [
-        Text(place_label(layout, key, avoid), key, LABEL_SIZE, "#3b4a5a" if region.sea else "#4a3f2c", cls="label",
-             data=(("province", key),))
-        for key, region in layout.regions.items()
-    ]

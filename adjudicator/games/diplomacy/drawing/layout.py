@@ -37,6 +37,14 @@ from adjudicator.games.pictures.geometry import (
 MAX_MAP_HEIGHT = 1100
 """A tall map is scaled down to this height."""
 
+LONGEST = 1.8
+"""No two neighbours' seats lie further apart than this many times the
+median distance between neighbours' seats (``_tighten``)."""
+CLOSEST = 0.6
+"""Nor closer than this many times it, so units and labels keep room."""
+TIGHTEN_ROUNDS = 120
+HOMING = 0.01
+
 
 def map_width(provinces: int) -> int:
     """The width in pixels of the map part of a picture: about 110 pixels
@@ -308,6 +316,7 @@ def map_layout(game_map: GameMap) -> MapLayout:
     keys = list(game_map.provinces)
     points, width, height, spacing = _project(seats(game_map))
     neighbours = _neighbours(game_map)
+    points = _tighten(points, neighbours, width, height)
     sites = [points[k] for k in keys]
     rims = []
     for k in keys:
@@ -326,3 +335,51 @@ def map_layout(game_map: GameMap) -> MapLayout:
         width, height, MappingProxyType(regions), _borders(game_map, keys, cells),
         _rivers(game_map, index, cells, points), spacing,
     )
+
+
+def _tighten(points: dict[str, Point], neighbours: dict[str, list[str]], width: int, height: int
+             ) -> dict[str, Point]:
+    """The seats moved so that arrows between neighbours stay short: in a
+    fixed number of rounds, neighbours further apart than ``LONGEST`` times
+    the median neighbour distance are drawn together, provinces closer
+    than ``CLOSEST`` times it pushed apart, every seat pulled a little back
+    to where the map put it, and kept inside the picture."""
+    keys = list(points)
+    pairs = sorted({(a, b) if a < b else (b, a) for a in keys for b in neighbours[a]})
+    typical = median(distance(points[a], points[b]) for a, b in pairs) if pairs else 1.0
+    longest, closest = LONGEST * typical, CLOSEST * typical
+    margin = 0.35 * typical
+    home = dict(points)
+    moved = dict(points)
+    for _ in range(TIGHTEN_ROUNDS):
+        shift = {k: [0.0, 0.0] for k in keys}
+        for a, b in pairs:
+            (ax, ay), (bx, by) = moved[a], moved[b]
+            d = math.hypot(bx - ax, by - ay) or 1e-6
+            if d > longest:
+                pull = 0.5 * (d - longest) / d
+                shift[a][0] += (bx - ax) * pull
+                shift[a][1] += (by - ay) * pull
+                shift[b][0] -= (bx - ax) * pull
+                shift[b][1] -= (by - ay) * pull
+        for i, a in enumerate(keys):
+            ax, ay = moved[a]
+            for b in keys[i + 1:]:
+                bx, by = moved[b]
+                dx, dy = bx - ax, by - ay
+                if abs(dx) >= closest or abs(dy) >= closest:
+                    continue
+                d = math.hypot(dx, dy) or 1e-6
+                if d < closest:
+                    push = 0.5 * (closest - d) / d
+                    shift[a][0] -= dx * push
+                    shift[a][1] -= dy * push
+                    shift[b][0] += dx * push
+                    shift[b][1] += dy * push
+        for k in keys:
+            x, y = moved[k]
+            hx, hy = home[k]
+            x += 0.5 * shift[k][0] + HOMING * (hx - x)
+            y += 0.5 * shift[k][1] + HOMING * (hy - y)
+            moved[k] = (min(max(x, margin), width - margin), min(max(y, margin), height - margin))
+    return moved

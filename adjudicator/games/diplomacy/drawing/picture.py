@@ -11,19 +11,12 @@ from typing import Any, Callable, Mapping
 
 from adjudicator.games.diplomacy.drawing import board
 from adjudicator.games.diplomacy.drawing import colours as c
-from adjudicator.games.diplomacy.core.orders import Build
-from adjudicator.games.diplomacy.drawing.layout import MapLayout, map_layout
+from adjudicator.games.diplomacy.drawing.labels import label_shapes
+from adjudicator.games.diplomacy.drawing.layout import map_layout
 from adjudicator.games.diplomacy.drawing.legend import ENGLISH, LEGEND_WIDTH, legend_height, legend_shapes
 from adjudicator.games.diplomacy.drawing.pieces import piece_shapes
 from adjudicator.games.pictures.scene import Group, Scene, Shape
 from adjudicator.games.diplomacy.drawing.view import PhaseView, phase_view
-
-
-def unit_points(view: PhaseView, layout: MapLayout) -> list[tuple[float, float]]:
-    """Where the phase's unit symbols (and new builds) are drawn."""
-    points = [layout.point(u.location) for u in view.units]
-    points += [layout.point(o.order.location) for o in view.orders if isinstance(o.order, Build)]
-    return points
 
 
 def draw_phase(view: PhaseView, *, power_name: Callable[[str], str] = str,
@@ -39,15 +32,15 @@ def draw_phase(view: PhaseView, *, power_name: Callable[[str], str] = str,
     colours = c.power_colours(game_map)
     owners = view.owners
     height = max(layout.height, legend_height(view))
+    marks = [*board.coast_shapes(layout), *board.centre_shapes(game_map, layout, owners, colours)]
+    under, units, over = piece_shapes(view, layout, colours)
     base: list[Shape] = [
         *board.region_shapes(game_map, layout, owners, colours),
         *board.border_shapes(layout),
         *board.river_shapes(layout),
-        *board.coast_shapes(layout),
-        *board.centre_shapes(game_map, layout, owners, colours),
-        *board.label_shapes(layout, unit_points(view, layout)),
+        *marks,
+        *label_shapes(game_map, [*marks, *under, *units, *over]),
     ]
-    under, units, over = piece_shapes(view, layout, colours)
     legend = legend_shapes(view, layout.width, height, colours, power_name, words, title or game_map.title)
     shapes = (
         Group(tuple(base), "map", (("variant", game_map.name),)),
