@@ -140,6 +140,9 @@ class Config:
     default_variant: str = "standard"
     database: Path = Path("var/adjudicator.sqlite3")
     database_url: str = ""
+    mail_key: Path | None = None
+    """The key file that seals raw mail until it is handled (``[database]
+    mail_key``, S36); None: the store's default (``sealing.default_key_path``)."""
     address: str = "judge@localhost"
     name: str = "Adjudicator"
     language: str = "de"
@@ -288,6 +291,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, Check]]] = {
     "rules": {"default_variant": ("default_variant", _variant)},
     "database": {
         "path": ("database", _nonempty), "url": ("database_url", _postgres_url), "url_env": ("database_url", _nonempty),
+        "mail_key": ("mail_key", _nonempty),
     },
     "judge": {
         "address": ("address", _address),
@@ -382,6 +386,7 @@ def _resolve_paths(config: Config, folder: Path) -> Config:
     return replace(
         config,
         database=folder / Path(config.database),
+        mail_key=folder / Path(config.mail_key) if config.mail_key is not None else None,
         mailbox=replace(config.mailbox, path=folder / Path(config.mailbox.path)),
         smtp=replace(config.smtp, path=folder / Path(config.smtp.path)),
         data_folder=folder / Path(config.data_folder) if config.data_folder is not None else None,

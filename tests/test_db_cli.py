@@ -26,12 +26,18 @@ def run(tmp_path: Path, database: str, *argv: str) -> tuple[int, str, str]:
 
 
 def rows(store: Store) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every table, in a stable order."""
+    """Every row of every table, in a stable order; a sealed mail (S36) as
+    what it seals (each database seals under its own key)."""
     found = {}
     for table in tables():
-        values = store.connection.execute(f"SELECT * FROM {table}").fetchall()
-        found[table] = sorted((tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in values),
-                              key=repr)
+        cursor = store.connection.execute(f"SELECT * FROM {table}")
+        names = [str(column[0]) for column in cursor.description or ()]
+        values = [[bytes(v) if isinstance(v, memoryview) else v for v in row] for row in cursor.fetchall()]
+        for row in values:
+            for i, name in enumerate(names):
+                if table == "inbound" and name == "sealed" and row[i] is not None:
+                    row[i] = store.mail_key.unseal(row[i])
+        found[table] = sorted((tuple(row) for row in values), key=repr)
     return found
 
 

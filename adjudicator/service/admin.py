@@ -45,7 +45,7 @@ def open_store(args: argparse.Namespace, stderr: TextIO, *, create: bool = False
               f"is --config right?)", file=stderr)
         return None
     try:
-        return Store(args.config.store_target)
+        return Store(args.config.store_target, mail_key=args.config.mail_key)
     except StoreError as error:
         print(f"adjudicator {args.command}: {error}", file=stderr)
         return None

@@ -16,11 +16,11 @@ if TYPE_CHECKING:  # the store is imported by the commands, not for --help (issu
 NEXT_DEADLINES = 10
 
 
-def _open(target: Any, command: str, stderr: TextIO, migrate: bool = True) -> Store | None:
+def _open(target: Any, command: str, stderr: TextIO, migrate: bool = True, mail_key: Any = None) -> Store | None:
     from adjudicator.service.store import Store, StoreError
 
     try:
-        return Store(target, migrate=migrate)
+        return Store(target, migrate=migrate, mail_key=mail_key)
     except StoreError as error:
         print(f"adjudicator db {command}: {error}", file=stderr)
         return None
@@ -31,7 +31,7 @@ def command_db_migrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, 
     start does too); says which version it was at and is at now."""
     from adjudicator.service.store import MIGRATIONS, StoreError
 
-    store = _open(args.config.store_target, "migrate", stderr, migrate=False)
+    store = _open(args.config.store_target, "migrate", stderr, migrate=False, mail_key=args.config.mail_key)
     if store is None:
         return EX_TEMPFAIL
     try:
@@ -106,7 +106,7 @@ def command_db_status(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, s
     """The state of the configured database for the operator (``--json``: as JSON)."""
     from adjudicator.service.store import MIGRATIONS
 
-    store = _open(args.config.store_target, "status", stderr, migrate=False)
+    store = _open(args.config.store_target, "status", stderr, migrate=False, mail_key=args.config.mail_key)
     if store is None:
         return EX_TEMPFAIL
     try:
@@ -130,7 +130,8 @@ def command_db_copy(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, std
     from adjudicator.service.store import StoreError
     from adjudicator.service.transfer import copy_database
 
-    source = _open(args.source, "copy", stderr)
+    own = args.config.mail_key if str(args.source) == str(args.config.store_target) else None
+    source = _open(args.source, "copy", stderr, mail_key=own)
     if source is None:
         return EX_TEMPFAIL
     target = _open(args.target, "copy", stderr)

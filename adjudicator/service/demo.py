@@ -58,7 +58,7 @@ async def _serve(config: Config, variant: str, game: str, options: dict[str, obj
     """Create ``game`` (unless it exists), sign every power on by mail, run
     the judge and call ``step`` every 0.2 seconds until it returns True
     (or ``seconds`` have passed); then stop and send what is left."""
-    store = Store(config.store_target)
+    store = Store(config.store_target, mail_key=config.mail_key)
     judge = Judge(config, store, make_transport(config))
     if store.game(game) is None:
         create_game(store, config, game, variant, options, judge.clock(), gm="gm@players.example", seed=1)

@@ -176,6 +176,9 @@ class Judge:
             arrival = _arrival(mail)
             if arrival is not None:
                 self._process_due_before(arrival)
+            if mail.seal_error:  # stored by a judge with another mail key (S36)
+                shunt(self.store, self.config, mail, self.clock(), mail.seal_error)
+                continue
             if attempts > limits.mail_attempts + UNFINISHED_GRACE:  # judges also die for other reasons
                 shunt(self.store, self.config, mail, self.clock(),
                       f"{attempts - 1} attempts did not finish (the judge stopped or failed during them)")

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from adjudicator.service.backend import BackendError, connect, describe
+from adjudicator.service.sealing import MailKey, SealError, default_key_path
 from adjudicator.service.backend import Connection as Connection  # the one connection type of the service
 
 # Each migration is a list of statements; never edit one that has shipped,
@@ -244,6 +245,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX games_name_folded ON games (LOWER(name))",
         "CREATE INDEX games_deadline ON games (status, deadline)",
     ),
+    (
+        # S36: a mail is stored sealed until it is handled; ``raw`` then holds it masked
+        "ALTER TABLE inbound ADD COLUMN sealed BYTEA",
+    ),
 )
 
 INBOUND_STATES = ("new", "done", "ignored", "failed", "shunted")
@@ -284,6 +289,9 @@ class InboundMail:
     size: int = 0
     """The mail's full size in bytes: more than ``len(raw)`` when only its
     first ``limits.stored_bytes`` were kept."""
+    seal_error: str = ""
+    """Why the sealed mail could not be opened (``raw`` is then empty): this
+    judge lacks the mail key that sealed it (S36)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,9 +474,11 @@ class Store:
     """The judge's database, migrated on opening: an SQLite file (a path)
     or a PostgreSQL database (a ``postgresql://`` URL)."""
 
-    def __init__(self, target: Path | str, migrate: bool = True) -> None:
+    def __init__(self, target: Path | str, migrate: bool = True, mail_key: Path | None = None) -> None:
         self.target = target
         self.name = describe(target)
+        self.mail_key = MailKey(mail_key or default_key_path(target))
+        """Seals raw mail until it is handled (S36)."""
         try:
             self._db = connect(target)
         except BackendError as error:
@@ -549,7 +559,8 @@ class Store:
         Message-ID or same content without trace headers) is returned as it
         was, not stored again.  ``received_at`` is when the mail reached the
         mailbox; with ``keep_bytes`` only that many bytes are kept (``size``
-        records the whole)."""
+        records the whole).  The mail is kept sealed (``sealing``): the
+        database never holds its bytes in clear before it is handled."""
         identity = mail_identity(raw)
         message_id = _message_id(raw[:65536])
         kept = raw if keep_bytes is None else raw[:keep_bytes]
@@ -563,27 +574,35 @@ class Store:
                 return self._inbound(db, row[0]), False
             seq = _next_seq(db, "inbound")
             db.execute(
-                "INSERT INTO inbound (id, seq, source, message_id, received_at, raw, sender, size)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (identity, seq, source, message_id, received_at, kept, _sender_key(raw), len(raw)),
+                "INSERT INTO inbound (id, seq, source, message_id, received_at, raw, sealed, sender, size)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (identity, seq, source, message_id, received_at, b"", self.mail_key.seal(kept), _sender_key(raw),
+                 len(raw)),
             )
             return self._inbound(db, identity), True
 
     def inbound(self, mail_id: str) -> InboundMail:
-        """A stored incoming mail by id (``KeyError`` when unknown)."""
+        """A stored incoming mail by id (``KeyError`` when unknown); a mail
+        not yet handled comes unsealed, as it arrived (with ``seal_error``
+        and no bytes when this judge's mail key cannot open it)."""
         return self._inbound(self._db, mail_id)
 
     def _inbound(self, db: Connection, mail_id: str) -> InboundMail:
         row = db.execute(
-            "SELECT id, seq, source, message_id, received_at, raw, state, attempts, note, size FROM inbound"
+            "SELECT id, seq, source, message_id, received_at, raw, state, attempts, note, size, sealed FROM inbound"
             " WHERE id = ?",
             (mail_id,),
         ).fetchone()
         if row is None:
             raise KeyError(mail_id)
-        mail_id, seq, source, message_id, received_at, raw, state, attempts, note, size = row
-        return InboundMail(mail_id, seq, source, message_id, received_at, bytes(raw), state, attempts, note,
-                           max(size, len(raw)))
+        mail_id, seq, source, message_id, received_at, raw, state, attempts, note, size, sealed = row
+        problem = ""
+        try:
+            kept = bytes(raw) if sealed is None else self.mail_key.unseal(bytes(sealed))
+        except SealError as error:
+            kept, problem = b"", str(error)
+        return InboundMail(mail_id, seq, source, message_id, received_at, kept, state, attempts, note,
+                           max(size, len(kept)), problem)
 
     def pending_inbound(self) -> list[InboundMail]:
         """Stored mails not yet handled, in order of arrival (then of storing)."""
@@ -605,8 +624,8 @@ class Store:
     def replace_inbound_raw(self, db: Connection, mail_id: str, raw: bytes, handled_at: str) -> None:
         """Keep ``raw`` (the mail with its passwords masked) instead of the
         mail as it came, and note when it was handled (retention counts
-        from then)."""
-        db.execute("UPDATE inbound SET raw = ?, handled_at = ? WHERE id = ?", (raw, handled_at, mail_id))
+        from then); the sealed mail is dropped."""
+        db.execute("UPDATE inbound SET raw = ?, sealed = NULL, handled_at = ? WHERE id = ?", (raw, handled_at, mail_id))
 
     # --- outgoing mail -----------------------------------------------------------
 
@@ -1198,7 +1217,8 @@ class Store:
         older than it too.  Returns (mails emptied, outbox rows, answers)."""
         with self.transaction() as db:
             emptied = db.execute(
-                "UPDATE inbound SET raw = ? WHERE state != 'new' AND LENGTH(raw) > 0"
+                "UPDATE inbound SET raw = ?, sealed = NULL WHERE state != 'new'"
+                " AND (LENGTH(raw) > 0 OR sealed IS NOT NULL)"
                 " AND COALESCE(handled_at, received_at) < ?", (b"", cutoff)).rowcount
             sent = db.execute("DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < ?)"
                               " OR (gave_up_at IS NOT NULL AND gave_up_at < ?)", (cutoff, cutoff)).rowcount

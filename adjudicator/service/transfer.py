@@ -1,8 +1,8 @@
 """Moving a judge from one database to another (``adjudicator db copy``).
 
 Every table the migrations create is copied row by row, every column as
-stored (raw mails, games and their history, the outbox, counters, claims),
-from one consistent snapshot of the source into an empty target, in one
+stored (raw mails, games and their history, the outbox, counters, claims;
+a mail not yet handled is sealed anew under the target's mail key), from one consistent snapshot of the source into an empty target, in one
 transaction: either the whole judge arrives or nothing does.  Either
 direction works (SQLite to PostgreSQL, back, or between two of a kind).
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from adjudicator.service.sealing import SealError
 from adjudicator.service.store import MIGRATIONS, Store, StoreError
 
 _CREATE = re.compile(r"^\s*CREATE TABLE (\w+)", re.IGNORECASE)
@@ -70,13 +71,20 @@ def copy_database(source: Store, target: Store) -> CopySummary:
                 raise StoreError(f"database {target.name}: table {table} lacks {', '.join(sorted(missing))}")
             insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
             cursor = reading.execute(f"SELECT {', '.join(columns)} FROM {table}")
+            sealed = columns.index("sealed") if table == "inbound" and "sealed" in columns else -1
             count = 0
             while True:
                 batch = cursor.fetchmany(_BATCH)
                 if not batch:
                     break
-                writing.executemany(insert, [tuple(bytes(v) if isinstance(v, memoryview) else v for v in row)
-                                             for row in batch])
+                rows = [[bytes(v) if isinstance(v, memoryview) else v for v in row] for row in batch]
+                for row in rows if sealed >= 0 else ():
+                    if row[sealed] is not None:
+                        try:
+                            row[sealed] = target.mail_key.seal(source.mail_key.unseal(row[sealed]))
+                        except SealError as error:
+                            raise StoreError(f"database {source.name}: a mail not yet handled: {error}") from error
+                writing.executemany(insert, [tuple(row) for row in rows])
                 count += len(batch)
             copied.append((table, count))
     return CopySummary(tuple(copied))
