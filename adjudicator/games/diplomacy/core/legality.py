@@ -73,6 +73,13 @@ def fleet_destination(board: Board, origin: Location, destination: Location) -> 
     return reachable[0]
 
 
+def _as_on_board(order: Hold | Move | SupportHold | SupportMove | Convoy, unit: Unit) -> bool:
+    """True when ``order`` names ``unit`` exactly as it stands (type and
+    location): then a check that changes nothing else may return the order
+    itself rather than an equal copy."""
+    return order.unit is unit.kind and order.location == unit.location
+
+
 def _check_move(board: Board, unit: Unit, order: Move) -> Move:
     game_map = board.game_map
     destination = province_of(order.destination)
@@ -90,7 +97,10 @@ def _check_move(board: Board, unit: Unit, order: Move) -> Move:
             end = fleet_destination(board, middle, order.destination)
             board.rules.check_double_move(board.game_map, unit.province, province_of(middle), province_of(end))
             return Move(unit.kind, unit.location, end, False, (middle,))
-        return Move(unit.kind, unit.location, fleet_destination(board, unit.location, order.destination))
+        destination_location = fleet_destination(board, unit.location, order.destination)
+        if _as_on_board(order, unit) and order.destination == destination_location:
+            return order  # already in its normal form (orders are immutable values)
+        return Move(unit.kind, unit.location, destination_location)
     # Armies: coasts are irrelevant (DATC 4.B.6); a path names a convoy (4.A.6).
     via_convoy = order.via_convoy or bool(order.waypoints)
     if game_map.provinces[destination].terrain == "sea":
@@ -101,6 +111,9 @@ def _check_move(board: Board, unit: Unit, order: Move) -> Move:
             if adjacent:
                 raise Illegal(f"no fleets could convoy A {unit.province} to {destination}")
             raise Illegal(f"{destination} is not next to {unit.province} and no convoy route is possible")
+    if _as_on_board(order, unit) and order.destination == destination and order.via_convoy == via_convoy \
+            and not order.waypoints:
+        return order
     return Move(unit.kind, unit.location, destination, via_convoy)
 
 
@@ -134,6 +147,8 @@ def _check_support_hold(board: Board, unit: Unit, order: SupportHold) -> Support
         raise Illegal("a unit cannot support itself")
     if not board.game_map.can_reach(unit.kind, unit.location, target.province):
         raise Illegal(f"{unit} cannot reach {target.province}, so cannot support there")
+    if _as_on_board(order, unit) and order.target_unit is target.kind and order.target == target.location:
+        return order
     return SupportHold(unit.kind, unit.location, target.kind, target.location)
 
 
@@ -149,6 +164,9 @@ def _check_support_move(board: Board, unit: Unit, order: SupportMove) -> Support
     if not board.game_map.can_reach(unit.kind, unit.location, destination):
         raise Illegal(f"{unit} cannot reach {destination}, so cannot support a move there")
     named = _supported_move_possible(board, target, order.destination, unit.province)
+    if (_as_on_board(order, unit) and order.target_unit is target.kind and order.target == target.location
+            and order.destination == named):
+        return order
     return SupportMove(unit.kind, unit.location, target.kind, target.location, named)
 
 
@@ -165,6 +183,9 @@ def _check_convoy(board: Board, unit: Unit, order: Convoy) -> Convoy:
         raise Illegal(f"an army cannot be convoyed from {target.province} to {destination}")
     if unit.province not in board.necessary_fleets(target.province, destination):
         raise Illegal(f"{unit} is not on any convoy route from {target.province} to {destination}")
+    if (_as_on_board(order, unit) and order.target_unit is target.kind and order.target == target.location
+            and order.destination == destination):
+        return order
     return Convoy(unit.kind, unit.location, target.kind, target.location, destination)
 
 
@@ -203,7 +224,7 @@ def check_movement_order(board: Board, power: str, order: Order) -> Order:
     if isinstance(order, Transform):
         return _check_transform(board, unit, order)
     if isinstance(order, Hold):
-        return Hold(unit.kind, unit.location)
+        return order if _as_on_board(order, unit) else Hold(unit.kind, unit.location)
     if isinstance(order, Move):
         return _check_move(board, unit, order)
     if isinstance(order, SupportHold):
