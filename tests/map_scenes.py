@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.games import game_module
+from adjudicator.games.diplomacy.core.mapdata import load_map
+from adjudicator.games.diplomacy.core.model import province_of
 from adjudicator.games.diplomacy.drawing import labels
 from adjudicator.games.pictures.scene import Circle, Group, Polygon, Polyline, Scene, Text, walk
 from adjudicator.service.render import Texts
@@ -28,22 +30,17 @@ STANDARD_ORDERS = {
 }
 """S1901M: the usual openings, with bounces in Galicia and the Black Sea."""
 
-def opening_orders(variant: str) -> dict[str, list[str]]:
-    """Orders for every unit of the start position: two of three units
-    move to a neighbour (the n-th in the map's list, so some bounce), the
-    third supports the move of the unit before it when it can reach the
-    target, else holds."""
-    from adjudicator.games.diplomacy.core.mapdata import load_map
-    from adjudicator.games.diplomacy.core.model import province_of
-
+def unit_orders(variant: str, units: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Orders for every unit: two of three units move to a neighbour (the
+    n-th in the map's list, so some bounce), the third supports the move of
+    the unit before it when it can reach the target, else holds."""
     game_map = load_map(variant)
     orders: dict[str, list[str]] = {}
     n = 0
-    for power, details in game_map.powers.items():
+    for power, texts in units.items():
         mine: list[str] = []
         last: tuple[str, str] | None = None
-        for unit in details.start_units:
-            text = str(unit)
+        for text in texts:
             kind, location = text.split()
             province = game_map.provinces[province_of(location)]
             reach = sorted(province.army) if kind == "A" else sorted(province.fleet.get(location, ()))
@@ -60,12 +57,33 @@ def opening_orders(variant: str) -> dict[str, list[str]]:
     return orders
 
 
-def report_scene(variant: str, language: str = "en") -> Scene:
-    """The picture of the first movement phase of ``variant`` resolved with
-    the orders above, as a report mail carries it."""
+def crowded_state(variant: str) -> dict[str, Any]:
+    """The start position with an army of some power (in turn) on every
+    free land province next to a unit: a crowded middle game."""
     module = game_module(variant)
     state = module.start({}, 1)
-    orders = STANDARD_ORDERS if variant == "standard" else opening_orders(variant)
+    game_map = load_map(variant)
+    units = {power: list(texts) for power, texts in state["units"].items()}
+    taken = {province_of(t.split()[1]) for texts in units.values() for t in texts}
+    powers = list(units)
+    for index, (key, province) in enumerate(sorted(game_map.provinces.items())):
+        if key not in taken and province.terrain != "sea" and any(n in taken for n in province.army):
+            units[powers[index % len(powers)]].append(f"A {key}")
+    for texts in units.values():
+        taken.update(province_of(t.split()[1]) for t in texts)
+    return {**state, "units": units}
+
+
+def report_scene(variant: str, language: str = "en", crowded: bool = False) -> Scene:
+    """The picture of a movement phase of ``variant`` resolved as a report
+    mail carries it: the opening (standard: the usual opening orders), or
+    with ``crowded`` the ``crowded_state`` with ``unit_orders``."""
+    module = game_module(variant)
+    state = crowded_state(variant) if crowded else module.start({}, 1)
+    if variant == "standard" and not crowded:
+        orders = STANDARD_ORDERS
+    else:
+        orders = unit_orders(variant, state["units"])
     report = module.resolve(state, orders).report
     drawn = module.picture(state, report, game_name="spiel1", language=language, texts=Texts(language))
     assert drawn is not None
@@ -101,7 +119,7 @@ def main(folder: str) -> None:
     for variant, phase in (("standard", "S1901M"), ("30jk", "1618M")):
         drawn = report_scene(variant, "de")
         Path(folder, f"{variant}-{phase}.png").write_bytes(to_png(drawn))
-        print(variant, overlaps(drawn))
+        print(variant, overlaps(drawn), "crowded:", overlaps(report_scene(variant, crowded=True)))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ seat (below it first).  ``place_labels`` chooses, province by province,
 the place whose box meets the fewest things: unit symbols, order lines
 and arrow heads, markers, supply-centre rings, coast marks and the labels
 placed before it, and that stays inside the province's own region and
-the map.  The choice depends only on the map and the shapes given, so a
+the map and off the rivers.  The choice depends only on the map and the shapes given, so a
 phase drawn twice gets the same labels.
 """
 
@@ -158,7 +158,7 @@ def _offsets(half: float) -> tuple[Point, ...]:
 @dataclass(frozen=True)
 class _Candidates:
     """Per map: each province's label places with the cost the map itself
-    gives them (outside the region or the map)."""
+    gives them (outside the region or the map, across a river)."""
 
     width: float
     height: float
@@ -178,7 +178,8 @@ def _candidates(game_map: GameMap) -> _Candidates:
             inside = sum(contains(region.outline, corner) for corner in
                          ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3])))
             outside_map = box[0] < 0 or box[1] < 0 or box[2] > layout.width or box[3] > layout.height
-            cost = 0.05 * rank + 1.5 * (4 - inside) + (50.0 if outside_map else 0.0)
+            rivers = sum(line_meets_box(river.points, _grown(box, 1.2)) for river in layout.rivers)
+            cost = 0.05 * rank + 1.5 * (4 - inside) + 3.0 * rivers + (50.0 if outside_map else 0.0)
             found.append((at, box, cost))
         places[key] = tuple(found)
     return _Candidates(layout.width, layout.height, places)
