@@ -160,15 +160,21 @@ class RunningJudge:
         return self.process.wait(timeout=timeout)
 
     def stop(self) -> None:
-        """Stop the judge gracefully (SIGTERM)."""
+        """Stop the judge gracefully (SIGTERM): it finishes its sending round
+        and sends once more (killing it then could send a mail twice, S10,
+        so it gets as long as the sender thread may take)."""
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
-                self.process.wait(timeout=15)
+                self.process.wait(timeout=90)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
         self.process = None
+
+    def wait_sent(self, timeout: float = 90.0) -> None:
+        """Wait until the SMTP server has accepted every mail the judge queued."""
+        wait_until(lambda: self.cli("outbox", "--json").stdout.strip() == "[]", timeout, "an empty outbox")
 
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None

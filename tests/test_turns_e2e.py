@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -111,7 +112,9 @@ def test_a_crash_between_two_chained_resolutions_applies_every_action_once(judge
     assert [p.phase for p in phases] == ["R1.1", "R1.2", "R1.3"]
     assert [p.orders for p in phases] == [{"Red": ["TAKE 1"]}, {"Green": ["TAKE 2"]}, {"Blue": ["PASS"]}]
     assert game is not None and game.phase == "R1V" and game.state["scores"] == {"Red": 1, "Green": 2, "Blue": 0}
-    assert len(green.mails("turn")) == 2  # its action turn and its vote turn, each once
+    green.wait_for("turn", 2)  # its action turn and its vote turn (mailed beside Red's, not before it) ...
+    time.sleep(1.5)
+    assert len(green.mails("turn")) == 2  # ... each once
 
 
 def test_queued_orders_are_used_and_a_queued_order_no_longer_legal_is_rejected(judge: RunningJudge) -> None:

@@ -22,6 +22,7 @@ import logging
 import mailbox
 import os
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -47,6 +48,7 @@ from adjudicator.service.turns import deadline_passed, due_deadlines, everyone_r
 log = logging.getLogger("adjudicator")
 
 CRASH_ENV = "ADJUDICATOR_CRASH_AT"
+CRASH_WAIT = 10.0
 
 UNFINISHED_GRACE = 2
 """Attempts beyond ``limits.mail_attempts`` a mail gets when earlier ones
@@ -54,11 +56,19 @@ did not finish (the judge holding it died): a judge is also killed for
 reasons that have nothing to do with the mail (issue 19's storms)."""
 
 
+SENDING = threading.RLock()
+"""Held by a sending round from its first claim to its last sent-mark."""
+
+
 def crash_point(name: str) -> None:
     """Kill the process with SIGKILL at the named point when the environment
     variable ADJUDICATOR_CRASH_AT names it (crash-safety tests); otherwise
-    do nothing."""
+    do nothing.  The kill waits (at most ``CRASH_WAIT`` seconds) for a
+    sending round of the sender thread to end: a kill inside an SMTP
+    conversation may send a mail twice by the nature of SMTP (S10), which
+    is not what the named point tests."""
     if os.environ.get(CRASH_ENV) == name:
+        SENDING.acquire(timeout=CRASH_WAIT)
         os.kill(os.getpid(), signal.SIGKILL)
 
 
@@ -329,6 +339,10 @@ class Judge:
     async def send_from(self, store: Store) -> SendSummary:
         """One sending round over ``store`` (the main connection, or the
         sender thread's own); refusals for good are told to the administrator."""
+        with SENDING:
+            return await self._send_round(store)
+
+    async def _send_round(self, store: Store) -> SendSummary:
         now = self.clock()
         holder, lease = self.peers.instance, self.config.lease_seconds
         if self.config.smtp.kind == "maildir":
