@@ -26,13 +26,16 @@ def bot_lines(module: KremlGame, state: dict[str, Any], power: str, rng: random.
     options = module.legal_orders(state, power)
     lines = []
     if power in turn.seats:
-        acts = [o for o in options if o.verb != "REVEAL"]
+        acts = [o for o in options if o.verb not in ("REVEAL", "EVENT")]
         assert acts, (power, state["step"])
         ending = [o for o in acts if o.verb == "END"]
         lines.append(str(ending[0] if ending and rng.random() < brief else rng.choice(acts)))
     reveals = [o for o in options if o.verb == "REVEAL"]
     if reveals and rng.random() < 0.3:
         lines.append(str(rng.choice(reveals)))
+    plays = [o for o in options if o.verb == "EVENT"]
+    if plays and rng.random() < 0.2:
+        lines.append(str(rng.choice(plays)))
     return lines
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.games.kreml import events
 from tests.test_kreml_service import MODULE, KremlTable
 from tests.test_revolution1848_service import Mail
 
@@ -34,6 +35,13 @@ def _holder(state: dict, office: str) -> str:
     return next(n for n, e in state["pol"].items() if e["where"] == office)
 
 
+def _take_cards(table: KremlTable) -> None:
+    """Every player takes the first event card left, the oldest first."""
+    while table.state("moskau")["step"]["kind"] == "pick":
+        state = table.state("moskau")
+        table.mail("moskau", MODULE.must_act(state)[0], ["NEHMEN " + events.supply(state)[0]])
+
+
 def _texts(mails: list[Mail], who: str) -> str:
     return "\n".join(m.text for m in mails if m.to == who)
 
@@ -49,6 +57,7 @@ def test_a_reveal_by_a_player_not_to_act_takes_effect_at_the_next_step_and_stays
              "D": _note(others[1], others[2:])}
     for player in MODULE.powers():
         table.mail("moskau", player, notes[player])
+    _take_cards(table)
     assert table.state("moskau")["step"]["kind"] == "window"
     table.mail("moskau", "A", [f"OFFENLEGEN {kgb} 10", "WEITER"])
     for player in ("B", "C", "D"):
@@ -89,6 +98,7 @@ def test_a_reveal_between_steps_can_be_withdrawn_before_it_applies(table: KremlT
              "D": _note(others[1], others[2:])}
     for player in MODULE.powers():
         table.mail("moskau", player, notes[player])
+    _take_cards(table)
     table.mail("moskau", "A", [f"OFFENLEGEN {kgb} 10", "WEITER"])
     for player in ("B", "C", "D"):
         table.mail("moskau", player, ["WEITER"])

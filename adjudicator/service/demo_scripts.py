@@ -140,7 +140,8 @@ PFALZ = Script("1847ae-4", "demo1847", "SR3-0033", {
 # opposition and points, round 2's order by victory points.
 LIBERTE = TurnScript("liberte", "demoliberte", {"data": "standin"}, "R2-", ("SPIELE", "PLAY A99 PARIS"))
 
-# Kreml with four players and the stand-in data (seed 1): notes, reveals, cures, a deportation, votes,
+# Kreml with four players and the stand-in data (seed 1): notes, the event cards taken, reveals, cures,
+# a deportation, votes,
 # the parades, to the third parade; German order words.
 KREML = Script("kreml4", "demokreml", "1954-end", {
     "1950-notes": [
@@ -168,43 +169,47 @@ KREML = Script("kreml4", "demokreml", "1954-end", {
             'NOTIZ Ruslan Resolutow 10',
         ]),
     ],
-    "1951-0-001": [
+    "1950-0-001": [("A", ['NEHMEN kurort'])],
+    "1950-0-002": [("B", ['NEHMEN krise'])],
+    "1950-0-003": [("C", ['NEHMEN tauwetter'])],
+    "1950-0-004": [("D", ['NEHMEN kurort'])],
+    "1951-0-005": [
         ("A", ['WEITER', 'OFFENLEGEN Juri Kaderow 1']),
         ("B", ['WEITER']),
         ("C", ['WEITER']),
         ("D", ['WEITER']),
     ],
-    "1952-0-002": [("A", ['WEITER']), ("B", ['WEITER']), ("C", ['WEITER']), ("D", ['WEITER'])],
-    "1952-5-003": [("A", ['STIMME DAGEGEN', 'OFFENLEGEN Michail Mandatow 1'])],
-    "1952-6-004": [("A", ['KEINE'])],
-    "1952-6-005": [("A", ['BEFOERDERN Konstantin Kolchosny'])],
-    "1953-0-006": [
+    "1952-0-006": [("A", ['WEITER']), ("B", ['WEITER']), ("C", ['WEITER']), ("D", ['WEITER'])],
+    "1952-5-007": [("A", ['STIMME DAGEGEN', 'OFFENLEGEN Michail Mandatow 1'])],
+    "1952-6-008": [("A", ['KEINE'])],
+    "1952-6-009": [("A", ['BEFOERDERN Konstantin Kolchosny'])],
+    "1953-0-010": [
         ("A", ['WEITER']),
         ("B", ['WEITER', 'OFFENLEGEN Anatoli Apparatow 1']),
         ("C", ['WEITER']),
         ("D", ['WEITER']),
     ],
-    "1953-1-007": [("B", ['KUR'])],
-    "1953-1-008": [("A", ['KUR', 'OFFENLEGEN Viktor Wodkin 10'])],
-    "1953-1-009": [("A", ['BLEIBEN'])],
-    "1954-0-010": [
+    "1953-1-011": [("B", ['KUR'])],
+    "1953-1-012": [("A", ['KUR', 'OFFENLEGEN Viktor Wodkin 10'])],
+    "1953-1-013": [("A", ['BLEIBEN'])],
+    "1954-0-014": [
         ("A", ['WEITER']),
         ("B", ['WEITER']),
         ("C", ['WEITER']),
         ("D", ['WEITER', 'OFFENLEGEN Gennadi Genossow 9']),
     ],
-    "1954-1-011": [("A", ['KUR'])],
-    "1954-3-012": [("A", ['KEINE'])],
-    "1954-3-013": [("A", ['DEPORTIEREN Arkadi Akteninow'])],
-    "1954-6-014": [("D", ['TAUSCHEN Nikolai Normow MIT Wladimir Wolgin'])],
-    "1954-6-015": [("D", ['TAUSCHEN Timofei Traktorow MIT Wladimir Wolgin'])],
-    "1954-6-016": [("D", ['TAUSCHEN Nikolai Normow MIT Ruslan Resolutow', 'OFFENLEGEN Timofei Traktorow 7'])],
-    "1954-6-017": [("D", ['KEINE'])],
-    "1954-6-018": [("B", ['BEFOERDERN Grigori Direktiwin'])],
-    "1954-7-019": [("D", ['KEINE'])],
-    "1954-7-020": [("B", ['KEINE'])],
-    "1954-7-021": [("A", ['KEINE'])],
-    "1954-7-022": [("A", ['REHABILITIEREN Arkadi Akteninow'])],
+    "1954-1-015": [("A", ['KUR'])],
+    "1954-3-016": [("A", ['KEINE'])],
+    "1954-3-017": [("A", ['DEPORTIEREN Arkadi Akteninow'])],
+    "1954-6-018": [("D", ['TAUSCHEN Nikolai Normow MIT Wladimir Wolgin'])],
+    "1954-6-019": [("D", ['TAUSCHEN Timofei Traktorow MIT Wladimir Wolgin'])],
+    "1954-6-020": [("D", ['TAUSCHEN Nikolai Normow MIT Ruslan Resolutow', 'OFFENLEGEN Timofei Traktorow 7'])],
+    "1954-6-021": [("D", ['KEINE'])],
+    "1954-6-022": [("B", ['BEFOERDERN Grigori Direktiwin'])],
+    "1954-7-023": [("D", ['KEINE'])],
+    "1954-7-024": [("B", ['KEINE'])],
+    "1954-7-025": [("A", ['KEINE'])],
+    "1954-7-026": [("A", ['REHABILITIEREN Arkadi Akteninow'])],
 }, {"data": "standin"}, ready=False)
 
 # 1848 – Die Revolution with the stand-in card set, played to its end by two bots.

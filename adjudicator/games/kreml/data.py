@@ -1,8 +1,13 @@
-"""The game data of Kreml: the politicians and the health tables.
+"""The game data of Kreml: the politicians, the health tables and the
+event cards.
 
 The rule text gives the offices, the purge, vote and parade numbers (they
 live in ``rules.py``) but not the politicians' names, ages and offices of
-Zusatzregel 2 nor the two health tables of phase 4.  ``cards/kreml.toml``
+Zusatzregel 2, the two health tables of phase 4, nor the event cards
+(rule book pages 15f).  An event card is given in the engine's terms: a
+short key, German and English names, how many copies, the phases in which
+it takes effect and one effect of ``EFFECTS`` with its value; the event
+cards may be left ``"unknown"`` (a game then needs ``events=off``).  ``cards/kreml.toml``
 holds what public sources give and marks the rest ``"unknown"``;
 ``cards/kreml-standin.toml`` is a complete, invented stand-in set.  A GM
 supplies the real values as the data file ``kreml`` (``DataFile``): its
@@ -12,6 +17,7 @@ problem at once.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -25,6 +31,13 @@ OFFICE_KEYS = ("chief", "kgb", "foreign", "defence", "ideology", "industry", "ag
 RESULTS = "G-KAT"
 POLITICIANS = 24
 FACES = 20
+EFFECTS = ("heal", "sicken", "stress", "rehabilitate", "clear")
+"""What an event card can do to the politician it names: ``heal`` takes
+off ``value`` illness markers, ``sicken`` adds ``value`` (a Politburo
+member), ``stress`` ages by ``value`` years (a Politburo member or
+candidate), ``rehabilitate`` brings one back from Siberia to the people
+without stress, ``clear`` ends a pending investigation."""
+CARD_KEY = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
 
 
 class DataError(ValueError):
@@ -46,6 +59,25 @@ class Politician:
 
 
 @dataclass(frozen=True)
+class EventCard:
+    """An event card: ``key`` (one word, used in orders), its names, how
+    many copies the game has, the phases (1-8) at whose steps it may take
+    effect, its effect (one of ``EFFECTS``) and the effect's value."""
+
+    key: str
+    name_de: str
+    name_en: str
+    count: int
+    phases: tuple[int, ...]
+    effect: str
+    value: int
+
+    def name(self, language: str) -> str:
+        """The card's name in ``language``."""
+        return self.name_de if language == "de" else self.name_en
+
+
+@dataclass(frozen=True)
 class KremlData:
     """Complete game data: 24 politicians (Nestor first) and the health
     tables as (from age, 20 results) rows, ascending."""
@@ -54,6 +86,15 @@ class KremlData:
     normal: tuple[tuple[int, str], ...]
     cure: tuple[tuple[int, str], ...]
     standin: bool
+    events: tuple[EventCard, ...] | None = None
+    """The event cards; None while they are unknown."""
+
+    def card(self, key: str) -> EventCard | None:
+        """The event card ``key`` (any case), None when there is none."""
+        for card in self.events or ():
+            if card.key == key.casefold():
+                return card
+        return None
 
     def politician(self, name: str) -> Politician:
         """The card of ``name`` (KeyError when there is none)."""
@@ -69,16 +110,22 @@ class KremlData:
 
     def to_json(self) -> dict[str, Any]:
         """The data as JSON (``from_json`` reads it back)."""
+        events = None if self.events is None else [
+            [c.key, c.name_de, c.name_en, c.count, list(c.phases), c.effect, c.value] for c in self.events]
         return {"standin": self.standin,
                 "politicians": [[p.name, p.age, p.favoured, p.hated] for p in self.politicians],
-                "normal": [list(row) for row in self.normal], "cure": [list(row) for row in self.cure]}
+                "normal": [list(row) for row in self.normal], "cure": [list(row) for row in self.cure],
+                "events": events}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> "KremlData":
         """The data ``to_json`` wrote."""
         return KremlData(tuple(Politician(str(n), int(a), str(f), str(h)) for n, a, f, h in data["politicians"]),
                          tuple((int(a), str(r)) for a, r in data["normal"]),
-                         tuple((int(a), str(r)) for a, r in data["cure"]), bool(data["standin"]))
+                         tuple((int(a), str(r)) for a, r in data["cure"]), bool(data["standin"]),
+                         None if data.get("events") is None else tuple(
+                             EventCard(str(k), str(d), str(e), int(n), tuple(int(x) for x in ph), str(f), int(v))
+                             for k, d, e, n, ph, f, v in data["events"]))
 
 
 def template() -> str:
@@ -123,10 +170,31 @@ def parse(text: str) -> KremlData:
         health = {}
     normal = _table(health.get("normal"), "health.normal", problems)
     cure = _table(health.get("cure"), "health.cure", problems)
+    events = _events(raw.get("event"), problems)
     if problems:
         raise DataError(tuple(problems))
     meta = raw.get("meta", {})
-    return KremlData(tuple(cards), normal, cure, bool(meta.get("standin", False)) if isinstance(meta, dict) else False)
+    return KremlData(tuple(cards), normal, cure, bool(meta.get("standin", False)) if isinstance(meta, dict) else False,
+                     events)
+
+
+def unknown(text: str | None) -> tuple[str, ...]:
+    """What a data text (None: the template) still leaves unknown, one
+    line per table: the politicians, the health tables, the event cards."""
+    try:
+        raw = tomllib.loads(template() if text is None else text)
+    except tomllib.TOMLDecodeError:
+        return ("the whole file (not a TOML text)",)
+    found = []
+    names = [e for e in raw.get("politician", []) if isinstance(e, dict)]
+    if len(names) != POLITICIANS or any(UNKNOWN in (e.get("name"), e.get("age"), e.get("favoured"), e.get("hated"))
+                                        for e in names):
+        found.append("[[politician]]: names, ages, favoured and hated offices")
+    health = raw.get("health", {}) if isinstance(raw.get("health"), dict) else {}
+    found += [f"[health] {k}" for k in ("normal", "cure") if health.get(k, UNKNOWN) == UNKNOWN]
+    if _events(raw.get("event"), []) is None:
+        found.append("[[event]]: the event cards (needed unless the game plays with events=off)")
+    return tuple(found)
 
 
 def _politicians(entries: Any, problems: list[str]) -> list[Politician]:
@@ -188,3 +256,48 @@ def _table(rows: Any, where: str, problems: list[str]) -> tuple[tuple[int, str],
     if [a for a, _ in table] != sorted({a for a, _ in table}):
         problems.append(f"{where}: the rows must start at ascending, different ages")
     return tuple(table)
+
+
+def _events(entries: Any, problems: list[str]) -> tuple[EventCard, ...] | None:
+    """The event cards of the ``[[event]]`` tables; None when there are
+    none or every field of them is still ``"unknown"`` (not a problem: a
+    game without event cards can use the file)."""
+    if not isinstance(entries, list) or not entries:
+        return None
+    if all(isinstance(e, dict) and all(v == UNKNOWN for v in e.values()) for e in entries):
+        return None
+    cards: list[EventCard] = []
+    for index, entry in enumerate(entries, start=1):
+        where = f"event {index}"
+        if not isinstance(entry, dict):
+            problems.append(f"{where}: not a table")
+            continue
+        key = entry.get("key")
+        if not isinstance(key, str) or not CARD_KEY.match(key):
+            problems.append(f"{where}: key must be one lower-case word (letters, digits, -), not {key!r}")
+            key = f"?{index}"
+        else:
+            where = f"event {index} ({key})"
+            if any(c.key == key for c in cards):
+                problems.append(f"{where}: key given twice")
+        names = [entry.get(f) for f in ("name_de", "name_en")]
+        for field, value in zip(("name_de", "name_en"), names):
+            if not isinstance(value, str) or not value.strip() or value == UNKNOWN:
+                problems.append(f"{where}: {field} is unknown")
+        count, value_, phases = entry.get("count"), entry.get("value", 1), entry.get("phases")
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 20:
+            problems.append(f"{where}: count must be a whole number from 1 to 20, not {count!r}")
+            count = 1
+        if not isinstance(phases, list) or not phases or any(
+                not isinstance(x, int) or isinstance(x, bool) or not 1 <= x <= 8 for x in phases):
+            problems.append(f"{where}: phases must be a list of phase numbers 1 to 8, not {phases!r}")
+            phases = []
+        effect = entry.get("effect")
+        if effect not in EFFECTS:
+            problems.append(f"{where}: effect must be one of {', '.join(EFFECTS)}, not {effect!r}")
+        if not isinstance(value_, int) or isinstance(value_, bool) or not 1 <= value_ <= 10:
+            problems.append(f"{where}: value must be a whole number from 1 to 10, not {value_!r}")
+            value_ = 1
+        cards.append(EventCard(str(key), str(names[0]), str(names[1]), int(count), tuple(sorted(set(phases))),
+                               str(effect), int(value_)))
+    return tuple(cards)

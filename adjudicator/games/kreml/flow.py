@@ -30,6 +30,7 @@ from typing import Any, Callable
 from adjudicator.games.kreml import influence
 from adjudicator.games.kreml.cures import act_cure, cure_next, p1
 from adjudicator.games.kreml.effects import go_to, log_event, rename_step, tell
+from adjudicator.games.kreml.events import act_pick, apply_plays, start_picks, supply
 from adjudicator.games.kreml.health import p4
 from adjudicator.games.kreml.orders import Order
 from adjudicator.games.kreml.parade import act_rehab, p7, p8, rehab_next
@@ -47,7 +48,9 @@ from adjudicator.games.kreml.votes import count, take_votes
 from adjudicator.games.kreml.yearly import act_topup, begin_year, end_of_year, new_game, take_notes
 
 WAITING = ("notes", "window", "cure", "purge", "investigate", "accuse", "vote", "deport", "nominate", "chief",
-           "promote", "rehab", "topup")
+           "promote", "rehab", "topup", "pick")
+ANYTIME = ("REVEAL", "EVENT")
+"""Orders any player may send at any time after the notes (they take effect at a step's start)."""
 
 
 # --- the public entry: one resolution ---------------------------------------------------------
@@ -55,7 +58,7 @@ WAITING = ("notes", "window", "cure", "purge", "investigate", "accuse", "vote", 
 
 def play(state: JSON, orders: dict[str, list[Order]]) -> JSON:
     """The state after the current step with each player's orders (the
-    step's own orders of its seats; ``REVEAL`` orders of anyone) and every
+    step's own orders of its seats; ``REVEAL`` and ``EVENT`` orders of anyone) and every
     step after it that needs no player, up to the next step that does or
     the end.  Missing orders take the defaults (``default_order``)."""
     from adjudicator.games.kreml import legal
@@ -77,14 +80,18 @@ def play(state: JSON, orders: dict[str, list[Order]]) -> JSON:
         pass
     elif kind == "topup":
         player = step["queue"][0]
-        chosen = [o for o in orders.get(player, []) if o.verb in ("ADD", "END")]
+        chosen = [o for o in orders.get(player, []) if o.verb in ("ADD", "END", "TAKE")]
         _act(s, player, chosen[0] if chosen else Order("END"))
+    elif kind == "pick":
+        player = step["queue"][0]
+        chosen = [o for o in orders.get(player, []) if o.verb == "TAKE"]
+        act_pick(s, player, chosen[0] if chosen else default_order(s))
     else:
         seat = seats(s)[0] if seats(s) else None
         running = (step.get("p"), step.get("actor"))
         given = orders.get(seat, []) if seat else []
-        lines = [o for o in given if o.verb != "REVEAL"]
-        if given and not lines:  # reveals only: they take effect and the step waits again (ruling 28)
+        lines = [o for o in given if o.verb not in ANYTIME]
+        if given and not lines:  # reveals (card plays) only: the step waits again (rulings 28, 31)
             rename_step(s)
         else:
             lines = lines or [default_order(s)]
@@ -95,11 +102,13 @@ def play(state: JSON, orders: dict[str, list[Order]]) -> JSON:
             for order in orders.get(player, []):
                 if order.verb == "REVEAL":
                     s["pending"].append([player, order.names[0], order.points])
+                elif order.verb == "EVENT":
+                    s.setdefault("plays", []).append([player, order.card, order.names[0] if order.names else None])
     _advance(s)
     for order in rest:
         now = s["step"]
         if s["result"] is not None or seats(s) != [seat] or (now.get("p"), now.get("actor")) != running \
-                or now["kind"] in ("vote", "window", "topup", "goto"):
+                or now["kind"] in ("vote", "window", "topup", "goto", "pick"):
             tell(s, str(seat), "order_unused", order=str(order))
             continue
         problem = legal.problem(s, str(seat), order)
@@ -122,7 +131,7 @@ def seats(state: JSON) -> list[str]:
         return []
     if kind in ("notes", "window"):
         return list(state["players"])
-    if kind == "topup":
+    if kind in ("topup", "pick"):
         return [step["queue"][0]]
     if kind == "vote":
         led = {leader(state, v) for v in step["voters"]}
@@ -136,6 +145,8 @@ def default_order(state: JSON) -> Order:
     kind = state["step"]["kind"]
     if kind == "cure":
         return Order("STAY")
+    if kind == "pick":  # ruling 30: the first card left
+        return Order("TAKE", card=supply(state)[0])
     if kind == "vote":
         return Order("VOTE", vote="ABSTAIN")
     if kind == "window":
@@ -151,9 +162,10 @@ def _advance(s: JSON) -> None:
     let them take effect, until a step waits for a player or the game ends."""
     while s["result"] is None:
         influence.apply_pending(s, log_event, tell)
+        apply_plays(s)
         step = s["step"]
         if step["kind"] != "goto":
-            if seats(s) or step["kind"] in ("notes", "window", "topup"):
+            if seats(s) or step["kind"] in ("notes", "window", "topup", "pick"):
                 return
             if step["kind"] == "vote":
                 count(s)
@@ -195,6 +207,7 @@ def _act(s: JSON, player: str, order: Order) -> None:
 _STEPS: dict[str, Callable[[JSON, JSON], None]] = {
     "year": begin_year, "p1": p1, "cure": cure_next, "p2": p2, "p3": p3, "p4": p4, "p5": p5, "p6": p6,
     "promote": promote_next, "p7": p7, "rehab": rehab_next, "p8": p8, "end_of_year": end_of_year,
+    "picks": start_picks,
 }
 
 

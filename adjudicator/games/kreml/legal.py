@@ -7,7 +7,7 @@ his own note and his own waiting reveals; never another player's note.
 
 from __future__ import annotations
 
-from adjudicator.games.kreml import flow, influence, words
+from adjudicator.games.kreml import events, flow, influence, words
 from adjudicator.games.kreml.orders import Order
 from adjudicator.games.kreml.reasons import Reason, reason
 from adjudicator.games.kreml.rules import (
@@ -18,7 +18,8 @@ STEP_VERBS = {
     "notes": ("NOTE",), "window": ("CONTINUE",), "cure": ("CURE", "STAY"), "purge": ("PURGE", "END"),
     "investigate": ("INVESTIGATE", "CLOSE", "END"), "accuse": ("ACCUSE", "END"), "deport": ("DEPORT", "END"),
     "vote": ("VOTE",), "nominate": ("NOMINATE",), "chief": ("MOVE", "SWAP", "PROMOTE", "DEMOTE", "END"),
-    "promote": ("PROMOTE", "END"), "rehab": ("REHABILITATE", "END"), "topup": ("ADD", "END"),
+    "promote": ("PROMOTE", "END"), "rehab": ("REHABILITATE", "END"), "topup": ("ADD", "END", "TAKE"),
+    "pick": ("TAKE",),
 }
 LATER_VERBS = {"investigate": ("ACCUSE", "DEPORT"), "accuse": ("DEPORT",), "purge": (), "chief": (), "promote": (),
                "rehab": ()}
@@ -51,7 +52,9 @@ def step_orders(state: JSON) -> list[Order]:
         return [Order("REHABILITATE", (n,)) for n in at(state, SIBERIA)] + [Order("END")]
     if kind == "topup":
         names = [n for n in state["pol"] if n != "Nestor Aparatschik" and state["pol"][n]["where"] not in ("wall", "out")]
-        return [Order("ADD", (n,)) for n in names] + [Order("END")]
+        return [Order("ADD", (n,)) for n in names] + events.take_orders(state) + [Order("END")]
+    if kind == "pick":
+        return events.take_orders(state)
     if kind == "window":
         return [Order("CONTINUE")]
     return []
@@ -109,6 +112,8 @@ def problem(state: JSON, player: str, order: Order) -> Reason | None:
     kind = step["kind"]
     if order.verb == "REVEAL":
         return influence.reveal_problem(state, player, order.names[0], int(order.points or 0))
+    if order.verb == "EVENT":
+        return events.play_problem(state, player, order.card, order.names[0] if order.names else None)
     if kind == "vote":
         mine = voters_of(state, player)
         if order.verb != "VOTE":
@@ -124,6 +129,8 @@ def problem(state: JSON, player: str, order: Order) -> Reason | None:
     if canonical(state, order) in legal:
         return None
     name = order.names[0] if order.names else ""
+    if kind in ("pick", "topup") and order.verb == "TAKE":
+        return reason("card_not_left", card=order.card or "-", left=", ".join(events.supply(state)) or "-")
     if name and kind == "purge":
         if state["rules"]["hr6"] == 1 and state["pol"][name]["tried"]:
             return reason("purge_tried", name=name)
@@ -148,7 +155,7 @@ def describe(state: JSON) -> str:
              "accuse": f"an accusation by {actor}", "deport": f"a deportation by {actor}", "vote": "a vote",
              "nominate": f"the nomination by {actor}", "chief": f"replacements by the party chief {actor}",
              "promote": f"promotions by {actor}", "rehab": f"rehabilitations by {actor}",
-             "topup": "the added influence points"}
+             "topup": "the added influence points", "pick": "the choice of event cards"}
     return str(names.get(step["kind"], step["kind"]))
 
 

@@ -22,7 +22,7 @@ from adjudicator.games.base import (
 )
 from adjudicator.games import randomness
 from adjudicator.games.kreml import data as kdata
-from adjudicator.games.kreml import flow, influence, legal, words
+from adjudicator.games.kreml import events, flow, influence, legal, words
 from adjudicator.games.kreml.orders import Order
 from adjudicator.games.kreml.parse import HINT, NameProblem, ParseError, parse_line, resolve
 from adjudicator.games.kreml.reasons import Reason, reason
@@ -30,7 +30,7 @@ from adjudicator.games.kreml.report import build, status
 from adjudicator.games.kreml.rules import CANDIDATE, FIRST_YEAR, OFFICES, SEATS, at, holder, leader, rule_options
 
 DATA_NAME = "kreml"
-BETWEEN_STEPS = ("REVEAL",)
+BETWEEN_STEPS = flow.ANYTIME
 """The orders a player who is not to act may send; they take effect at the start of the next step."""
 
 
@@ -88,6 +88,9 @@ class KremlGame:
             game_data = kdata.parse(str(text))
         except kdata.DataError as error:
             raise GameSetupError(f"data.{DATA_NAME}: " + "; ".join(error.problems)) from None
+        if rules["events"] and game_data.events is None:
+            raise GameSetupError(f"data.{DATA_NAME}: the event cards ([[event]]) are unknown: fill them in, or "
+                                 f"play without them with the option events=off")
         seniority = _seniority(str(options.get("seniority", "")), self.powers())
         # the judge's seed (verifiable: adjudicator verify); an explicit option seed only for tests
         secret = str(options["seed"]) if "seed" in options else randomness.seed_text(seed)
@@ -140,7 +143,7 @@ class KremlGame:
             if order.verb == "NOTE":
                 notes.append((number, text, order))
                 continue
-            if order.verb not in ("REVEAL",):
+            if order.verb not in flow.ANYTIME:
                 first_action = False
             accepted.append((number, text, legal.canonical(state, order)))
         if notes:
@@ -153,7 +156,7 @@ class KremlGame:
             else:
                 problems += [OrderProblem(n, 1, t, str(why), "NOTE <politician> <1..10> (x10)", why.note())
                              for n, t, _ in notes]
-        acted = any(o.verb not in ("REVEAL",) for _, _, o in accepted)
+        acted = any(o.verb not in flow.ANYTIME for _, _, o in accepted)
         missing: tuple[str, ...] = ()
         if seat and not acted:
             default = flow.default_order(state) if kind != "notes" else None
@@ -192,10 +195,10 @@ class KremlGame:
         kind = state["step"]["kind"]
         if state["result"] is not None:
             return reason("game_over")
-        if order.verb == "REVEAL":
+        if order.verb in flow.ANYTIME:
             if kind == "notes":
                 return reason("reveal_after_notes")
-            return influence.reveal_problem(state, power, order.names[0], int(order.points or 0))
+            return legal.problem(state, power, order)
         if order.verb == "NOTE":
             return None if kind == "notes" and seat else reason("notes_done")
         if not seat:
@@ -223,7 +226,7 @@ class KremlGame:
             parsed[player] = [o for i, o in enumerate(parsed[player], 1) if i in keep]
         after = flow.play(state, parsed)
         report = build(state, after)
-        undoable = not after["rolls"] and not any(e["key"] == "revealed" for e in after["events"]) \
+        undoable = not after["rolls"] and not any(e["key"] in ("revealed", "card_played") for e in after["events"]) \
             and state["step"]["kind"] not in ("notes", "vote", "window")
         result = after["result"]
         if result is None:
@@ -254,6 +257,11 @@ class KremlGame:
                 extra = f" (+{total - points})" if total > points else ""
                 parts.append(f"{name} {points}{extra}{shown}")
             lines.append(("Deine geheime Notiz: " if german else "Your secret note: ") + "; ".join(parts))
+        plays = [f"{key} {name}" for who, key, name in state.get("plays", []) if who == power]
+        if plays:
+            lines.append(("Deine Ereigniskarten (wirksam zu Beginn eines Schritts ihrer Phase): " if german else
+                          "Your event cards played (in effect at the start of a step of their phase): ")
+                         + ", ".join(plays))
         waiting = influence.pending_of(state, power)
         if waiting:
             lines.append(("Deine Offenlegungen (wirksam zu Beginn des nächsten Schritts): " if german else
@@ -287,11 +295,13 @@ class KremlGame:
             if state["step"]["kind"] == "notes":
                 found.append(f"NOTE <politician> <1..10> – {words.say('do_NOTE', language)}")
             for order in self.legal_orders(state, power):
-                if order.verb != "REVEAL":
+                if order.verb not in flow.ANYTIME:
                     found.append(f"{order} – {_describe(state, order, language)}")
         if state["step"]["kind"] != "notes":
             found += [f"REVEAL {n} {lo}" + (f"..{hi}" if hi > lo else "") + " – "
                       + words.say("do_REVEAL", language, low=lo, high=hi) for n, lo, hi in legal.reveals(state, power)]
+            found += [f"{order} – " + words.say("do_EVENT", language, phases=_phases(state, order))
+                      for order in events.plays_open(state, power)]
         return tuple(found)
 
     def seat_notes(self, state: JSON, power: str) -> tuple[Note, ...]:
@@ -339,6 +349,7 @@ class KremlGame:
             found += legal.vote_orders(state, power) if kind == "vote" else legal.step_orders(state)
         if state["step"]["kind"] != "notes":
             found += [Order("REVEAL", (n,), points=p) for n, lo, hi in legal.reveals(state, power) for p in (lo, hi)]
+            found += events.plays_open(state, power)
         return found
 
     def pass_order(self, state: JSON, power: str) -> str | None:
@@ -356,7 +367,10 @@ class KremlGame:
     def data_files(self) -> tuple[DataFile, ...]:
         """The game data ``kreml``: the template with every unknown value
         marked, its check, required unless ``data=standin``."""
-        return (DataFile(DATA_NAME, kdata.template, kdata.check, True),)
+        return (DataFile(DATA_NAME, kdata.template, kdata.check, True, standin=kdata.standin_text,
+                         title_en="the game data (politicians, health tables, event cards; the rule text lacks them)",
+                         title_de="die Spieldaten (Politiker, Gesundheitstabellen, Ereigniskarten; der Regeltext "
+                                  "nennt sie nicht)", unknown=kdata.unknown),)
 
 
 def _describe(state: JSON, order: Order, language: str) -> str:
@@ -366,6 +380,12 @@ def _describe(state: JSON, order: Order, language: str) -> str:
     if order.verb == "PURGE":
         return words.say("do_PURGE", language, need=flow.purge_need(state, order.names[0]))
     return words.say(f"do_{order.verb}", language)
+
+
+def _phases(state: JSON, order: Order) -> str:
+    """The phases an event card played by ``order`` takes effect in."""
+    card = kdata.KremlData.from_json(state["data"]).card(order.card or "")
+    return ", ".join(str(p) for p in card.phases) if card else "-"
 
 
 def _seniority(text: str, seats: tuple[str, ...]) -> tuple[str, ...]:
@@ -381,7 +401,7 @@ def _seniority(text: str, seats: tuple[str, ...]) -> tuple[str, ...]:
 def _alternatives(state: JSON, power: str) -> str:
     """The legal orders of ``power`` now, shortened, as a hint."""
     options = KremlGame().legal_orders(state, power) if power in flow.seats(state) else []
-    shown = [str(o) for o in options if o.verb != "REVEAL"][:12]
+    shown = [str(o) for o in options if o.verb not in flow.ANYTIME][:12]
     more = len(options) - len(shown)
     if not shown:
         return ""

@@ -25,10 +25,11 @@ from adjudicator.resources import grammar_path
 HINT = ("orders: NOTE <politician> <1-10> | REVEAL <politician> <points> | CONTINUE | CURE | STAY | "
         "PURGE <p> | INVESTIGATE <p> | CLOSE <p> | ACCUSE <p> | DEPORT <p> | NOMINATE <p> | "
         "VOTE [<p>] FOR|AGAINST|ABSTAIN | PROMOTE <p> [TO <office>] | DEMOTE <p> [TO <office>] | "
-        "MOVE <p> TO <office> | SWAP <p> WITH <p> | REHABILITATE <p> | ADD <p> | END (German: NOTIZ, "
+        "MOVE <p> TO <office> | SWAP <p> WITH <p> | REHABILITATE <p> | ADD <p> | TAKE <card> | "
+        "EVENT <card> <p> | END (German: NOTIZ, "
         "OFFENLEGEN, WEITER, KUR, BLEIBEN, SAEUBERN, UNTERSUCHEN, EINSTELLEN, ANKLAGEN, DEPORTIEREN, "
         "NOMINIEREN, STIMME DAFUER/DAGEGEN/ENTHALTUNG, BEFOERDERN, DEGRADIEREN, VERSCHIEBEN ... ZU, "
-        "TAUSCHEN ... MIT, REHABILITIEREN, NACHSETZEN, KEINE)")
+        "TAUSCHEN ... MIT, REHABILITIEREN, NACHSETZEN, NEHMEN, EREIGNIS, KEINE)")
 
 _CHOICES = {"dafür": "FOR", "dafuer": "FOR", "ja": "FOR", "for": "FOR", "yes": "FOR", "dagegen": "AGAINST",
             "nein": "AGAINST", "against": "AGAINST", "no": "AGAINST", "enthaltung": "ABSTAIN", "abstain": "ABSTAIN"}
@@ -91,6 +92,11 @@ def parse_line(text: str) -> Order:
     tokens = [c for c in tree.children if isinstance(c, Token)]
     points = next((int(t) for t in tokens if t.type == "INT"), None)
     vote = next((_CHOICES[fold(str(t))] for t in tokens if t.type == "CHOICE"), None)
+    if verb == "TAKE":
+        return Order(verb, card=names[0].split()[0].casefold())
+    if verb == "EVENT":
+        card, *target = names[0].split()
+        return Order(verb, (" ".join(target),) if target else (), card=card.casefold())
     if verb in ("PROMOTE", "DEMOTE", "MOVE") and len(names) == 2:
         return Order(verb, names[:1], office=names[1])
     return Order(verb, names, points=points, vote=vote)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.games.kreml import events as cards
 from adjudicator.games.kreml import words
 from adjudicator.games.kreml.flow import seats
 from adjudicator.games.kreml.legal import describe_in
@@ -59,7 +60,7 @@ def build(before: JSON, after: JSON) -> JSON:
         "events": events, "random_events": rolls, "votes": votes,
         "position": position(after), "revealed": revealed(after),
         "extra": {p: dict(v) for p, v in after["extra"].items() if v},
-        "waiting": seats(after),
+        "waiting": seats(after), "hands": {p: cards.hand(after, p) for p in after["players"]},
         "result": after["result"], "notes": {},
     }
     if after["result"] is not None:
@@ -99,6 +100,10 @@ def status(state: JSON, language: str) -> tuple[str, ...]:
                     for p, items in revealed(state).items() if items)
     if led:
         lines.append(words.say("s_revealed", language, revealed=led))
+    if cards.enabled(state):
+        hands = "; ".join(f"{words.player(p, language)}: " + (", ".join(cards.hand(state, p)) or "-")
+                          for p in state["players"])
+        lines.append(words.say("s_hands", language, hands=hands, supply=", ".join(cards.supply(state)) or "-"))
     if state["parades"]:
         lines.append(words.say("s_parades", language,
                                parades=", ".join(f"{n} {c}" for n, c in state["parades"].items())))

@@ -50,13 +50,16 @@ STRESS = {"purge_ok": 1, "purge_failed": 3, "investigate": 1, "pending": 1, "acc
 SEATS = ("A", "B", "C", "D", "E", "F")
 
 DEFAULTS: dict[str, int] = {"hr1": 1, "hr2": 2, "hr5": 2, "hr6": 1, "hr7": 2, "hr8": 1, "hr9": 2, "hr10": 1,
-                            "zr1": 0, "zr2": 0, "zr3": 0, "window": 1}
+                            "zr1": 0, "zr2": 0, "zr3": 0, "window": 1, "events": 1}
 """Hausregeln as the number of the variant (the text's preference as
-default), Zusatzregeln and the year's reveal window as 0 (off) or 1 (on)."""
+default), Zusatzregeln, the year's reveal window and the event cards
+(ruling 29) as 0 (off) or 1 (on)."""
 VARIANTS = {"hr1": (1, 2, 3), "hr2": (1, 2), "hr5": (1, 2), "hr6": (1, 2), "hr7": (1, 2), "hr8": (1, 2),
-            "hr9": (1, 2), "hr10": (1, 2), "zr1": (0, 1), "zr2": (0, 1), "zr3": (0, 1), "window": (0, 1)}
+            "hr9": (1, 2), "hr10": (1, 2), "zr1": (0, 1), "zr2": (0, 1), "zr3": (0, 1), "window": (0, 1),
+            "events": (0, 1)}
 _LONG = {f"hausregel{n}": f"hr{n}" for n in (1, 2, 5, 6, 7, 8, 9, 10)} | {
-    f"zusatzregel{n}": f"zr{n}" for n in (1, 2, 3)} | {f"houserule{n}": f"hr{n}" for n in (1, 2, 5, 6, 7, 8, 9, 10)}
+    f"zusatzregel{n}": f"zr{n}" for n in (1, 2, 3)} | {f"houserule{n}": f"hr{n}" for n in (1, 2, 5, 6, 7, 8, 9, 10)} | {
+    "ereigniskarten": "events", "ereignisse": "events"}
 _WORDS = {"on": 1, "an": 1, "ja": 1, "yes": 1, "true": 1, "off": 0, "aus": 0, "nein": 0, "no": 0, "false": 0}
 SERVICE_OPTIONS = ("data", "seniority", "seed")
 

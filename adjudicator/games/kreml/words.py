@@ -51,6 +51,9 @@ def player(seat: str, language: str) -> str:
 def event_text(event: dict[str, Any], language: str) -> str:
     """One event of a report (``flow``'s ``{"key", "args"}``) as a sentence."""
     key, args = str(event["key"]), dict(event["args"])
+    if "card_de" in args:
+        args["card"] = args.pop(f"card_{language}", args.get("card_en"))
+        args.pop("card_en", None)
     if "office" in args:
         args["office"] = office(str(args["office"]), language)
     if "player" in args:

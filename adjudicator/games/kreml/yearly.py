@@ -11,6 +11,7 @@ from typing import Any
 from adjudicator.games import randomness
 from adjudicator.games.kreml import influence
 from adjudicator.games.kreml.data import NESTOR, KremlData
+from adjudicator.games.kreml.events import supply, take
 from adjudicator.games.kreml.effects import go_to, log_event, tell, wait_for
 from adjudicator.games.kreml.orders import Order
 from adjudicator.games.kreml.rules import CANDIDATE, CANDIDATE_PLACES, CHIEF, FIRST_YEAR, JSON, OFFICES, PEOPLE
@@ -36,6 +37,7 @@ def new_game(data: KremlData, players: tuple[str, ...], seniority: tuple[str, ..
         "players": list(players), "seniority": list(seniority), "rules": dict(rules), "data": data.to_json(),
         "seed": seed, "counter": 1, "year": 0, "seq": 0, "phase": f"{FIRST_YEAR - 1}-notes", "pol": pol,
         "leaders": {}, "notes": {}, "extra": {p: {} for p in players}, "pending": [], "notices": {p: [] for p in players},
+        "hands": {p: [] for p in players}, "plays": [],
         "parades": {}, "lock": [], "step": {"kind": "notes", "p": 0}, "events": [], "rolls": [event.to_json()],
         "year_log": [], "result": None,
     }
@@ -54,7 +56,7 @@ def take_notes(s: JSON, orders: dict[str, list[Order]]) -> None:
             s["rolls"].append({**event.to_json(), "items": [], "result": ["(secret)"] * 10, "secret": True})
         s["notes"][player] = note
     log_event(s, "notes_taken")
-    go_to(s, "year")
+    go_to(s, "picks")
 
 
 def begin_year(s: JSON, _: JSON) -> None:
@@ -84,6 +86,8 @@ def end_of_year(s: JSON, _: JSON) -> None:
 def act_topup(s: JSON, player: str, order: Order) -> None:
     """``player`` adds two open points on a politician (or none); then the next player or year."""
     queue = list(s["step"]["queue"])[1:]
+    if order.verb == "TAKE" and order.card in supply(s):  # instead of adding (the event cards' rule)
+        take(s, player, str(order.card))
     if order.verb == "ADD":
         name = order.names[0]
         s["extra"][player][name] = s["extra"][player].get(name, 0) + 2
