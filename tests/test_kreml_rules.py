@@ -720,3 +720,143 @@ def test_ruling_28_a_seat_that_only_reveals_keeps_its_turn() -> None:
     assert after["step"] == state["step"] and after["phase"] != state["phase"]
     assert after["leaders"][MANDATOW] == ["A", 2] and flow.seats(after) == ["A"]
     assert not after["rolls"] and str(flow.default_order(after)) == "END"
+
+
+# --- the event cards (rulings 29-34) -----------------------------------------------------------
+
+def _with_cards(state: dict, **hands: list[str]) -> dict:
+    """``state`` with the event cards each player holds."""
+    state["hands"] = {p: list(hands.get(p, [])) for p in state["players"]}
+    return state
+
+
+def _at(state: dict, step: str, halt: str) -> dict:
+    """``state`` about to start ``step``, stopping before ``halt``."""
+    state["step"], state["halt"] = {"kind": "goto", "to": step}, halt
+    return state
+
+
+def _without_events(text: str) -> str:
+    """A data text with its [[event]] tables left out (the cards unknown)."""
+    return text.split("# STAND-IN event cards")[0]
+
+
+def test_ruling_29_event_cards_are_on_by_default_and_a_game_without_their_data_cannot_start() -> None:
+    from adjudicator.games.kreml.module import KremlGame
+
+    assert rule_options({})["events"] == 1 and rule_options({"ereigniskarten": "aus"})["events"] == 0
+    text = _without_events(data.standin_text())
+    assert data.check(text) == () and data.parse(text).events is None
+    assert "[[event]]: the event cards (needed unless the game plays with events=off)" in data.unknown(text)
+    with pytest.raises(GameSetupError, match="events=off"):
+        KremlGame().start({"data.kreml": text}, 1)
+    started = KremlGame().start({"data.kreml": text, "events": "off"}, 1)
+    assert started["rules"]["events"] == 0
+    assert len(KremlGame().start({"data": "standin"}, 1)["data"]["events"]) == 5
+
+
+def test_ruling_30_each_player_takes_a_card_the_oldest_first_and_a_silent_one_gets_the_first_left() -> None:
+    from adjudicator.games.kreml import events
+
+    state = flow.new_game(data.standin(), ("A", "B", "C", "D"), ("C", "A", "B", "D"), rule_options({}), "s1")
+    names = [n for n in state["pol"] if n != NESTOR]
+    lines = [f"NOTE {n} {i}" for i, n in enumerate(names[:10], start=1)]
+    state = play(state, A=lines, B=lines, C=lines, D=lines)
+    assert state["step"]["kind"] == "pick" and flow.seats(state) == ["C"]
+    state = play(state, C="NEHMEN grippe")
+    assert flow.seats(state) == ["A"] and state["hands"]["C"] == ["grippe"]
+    state = play(state)  # A says nothing: the first card left in the data file's order
+    assert state["hands"]["A"] == ["kurort"] and event(state, "card_taken")["code"] == "kurort"
+    state = play(state, B="TAKE grippe")
+    assert "grippe" not in events.supply(state)
+    problem = legal.problem(state, "D", orders_of(D="TAKE grippe")["D"][0])
+    assert problem is not None and problem.key == "card_not_left"
+    state = play(state, D="TAKE akten")
+    assert state["step"]["kind"] == "window" and state["hands"] == {"A": ["kurort"], "B": ["grippe"],
+                                                                     "C": ["grippe"], "D": ["akten"]}
+    from adjudicator.games.kreml.report import status
+    assert any("Player C: grippe" in line for line in status(state, "en"))  # what a player holds is public
+
+
+def test_ruling_31_a_card_takes_effect_at_the_first_step_of_its_phase_and_stays_secret_until_then() -> None:
+    from adjudicator.games.kreml.module import KremlGame
+    from adjudicator.games.kreml.report import build
+
+    state = _with_cards(game(ill={NESTOR: 2}), A=["kurort"])
+    before = _at(state, "p2", "p3")
+    waiting = play(before, A="EREIGNIS kurort Nestor")  # kurort: phases 1 and 4; now phase 2
+    assert waiting["plays"] == [["A", "kurort", NESTOR]] and waiting["pol"][NESTOR]["ill"] == 2
+    assert "card_played" not in keys(waiting)
+    assert not any("kurort" in str(e) for e in build(before, waiting)["events"])  # secret until it applies
+    assert any("kurort" in line for line in KremlGame().private_lines(waiting, "A", "en"))
+    assert not any("kurort" in line for line in KremlGame().private_lines(waiting, "B", "en"))
+    locked = json.loads(json.dumps(waiting))
+    locked["lock"] = [NESTOR]  # never on a politician in the middle of his actions or of a vote
+    assert flow.play(_at(locked, "p4", "p4"), {})["plays"] == [["A", "kurort", NESTOR]]
+    done = flow.play(_at(waiting, "p4", "p4"), {})
+    assert done["pol"][NESTOR]["ill"] == 1 and done["plays"] == [] and done["hands"]["A"] == []
+    seat = _with_cards(at_phase(game(leaders={KADEROW: ("A", 3)}), 2), A=["krise"])
+    kept = play(seat, A="EVENT krise Apparatow")  # a seat that only plays a card keeps its turn
+    assert kept["step"]["kind"] == "purge" and flow.seats(kept) == ["A"] and kept["phase"] != seat["phase"]
+    assert event(done, "card_played") == {"player": "A", "card_de": "Kurort am Schwarzen Meer",
+                                          "card_en": "Black Sea spa", "name": NESTOR, "effect": "heal", "value": 1,
+                                          "phase": 4}
+
+
+def test_ruling_32_a_card_that_no_longer_fits_lapses_and_stays_in_the_hand() -> None:
+    state = _with_cards(game(ill={NESTOR: 1}), A=["kurort"])
+    waiting = play(_at(state, "p2", "p3"), A="EVENT kurort Nestor")
+    waiting["pol"][NESTOR]["ill"] = 0  # cured before the card's phase came
+    after = flow.play(_at(waiting, "p4", "p4"), {})
+    assert after["hands"]["A"] == ["kurort"] and after["plays"] == [] and "card_played" not in keys(after)
+    assert [n["key"] for n in after["notices"]["A"]] == ["card_lapsed"] and not after["notices"]["B"]
+    problem = legal.problem(after, "B", orders_of(B="EVENT kurort Nestor")["B"][0])
+    assert problem is not None and problem.key == "card_not_held"
+
+
+def test_ruling_33_a_played_card_goes_back_and_zusatzregel_3_may_take_it_instead_of_points() -> None:
+    from adjudicator.games.kreml import events
+
+    state = _with_cards(game(dict(STANDARD, siberia=[LENKIN])), A=["tauwetter"])
+    assert "tauwetter" not in events.supply(state)
+    after = play(_at(state, "p7", "p8"), A="EVENT tauwetter Lenkin")
+    assert where(after, LENKIN) == "people" and "tauwetter" in events.supply(after)
+    after["rules"]["zr3"] = 1
+    after["step"] = {"kind": "topup", "p": 9, "queue": ["B", "C"]}
+    after.pop("halt")
+    took = play(after, B="NEHMEN tauwetter")
+    assert took["hands"]["B"] == ["tauwetter"] and took["extra"]["B"] == {} and flow.seats(took) == ["C"]
+
+
+def test_ruling_34_heal_takes_off_illness_markers() -> None:
+    state = _with_cards(game(ill={NESTOR: 2}), A=["kurort"])
+    after = play(_at(state, "p4", "p4"), A="EVENT kurort Nestor")
+    assert after["pol"][NESTOR]["ill"] == 1
+
+
+def test_ruling_34_sicken_adds_a_marker_to_a_politburo_member_only() -> None:
+    state = _with_cards(game(ill={}), A=["grippe"])
+    after = play(_at(state, "p4", "p4"), A="EVENT grippe Kaderow")
+    assert after["pol"][KADEROW]["ill"] == 1
+    problem = legal.problem(state, "A", orders_of(A="EVENT grippe Lenkin")["A"][0])
+    assert problem is not None and problem.key == "card_politburo_target"
+
+
+def test_ruling_34_stress_ages_a_member_or_candidate() -> None:
+    state = _with_cards(game(ill={}), A=["krise"])
+    before = age(state, APPARATOW)
+    after = play(_at(state, "p2", "p2"), A="EVENT krise Apparatow")
+    assert age(after, APPARATOW) == before + 3 and event(after, "stress")["why"] == "event"
+
+
+def test_ruling_34_rehabilitate_brings_one_back_from_siberia_without_stress() -> None:
+    state = _with_cards(game(dict(STANDARD, siberia=[LENKIN])), B=["tauwetter"])
+    ages = {n: e["age"] for n, e in state["pol"].items()}
+    after = play(_at(state, "p7", "p7"), B="EVENT tauwetter Lenkin")
+    assert where(after, LENKIN) == "people" and {n: e["age"] for n, e in after["pol"].items()} == ages
+
+
+def test_ruling_34_clear_ends_a_pending_investigation() -> None:
+    state = _with_cards(game(ill={}, inv={WODKIN: 0}), C=["akten"])
+    after = play(_at(state, "p3", "p3"), C="EVENT akten Wodkin")
+    assert after["pol"][WODKIN]["inv"] is None and "card_played" in keys(after)
