@@ -57,11 +57,16 @@ def test_notes_and_reveals_stay_secret_over_real_mail(judge: RunningJudge) -> No
     players["B"].orders("kreml", *notes["B"])
     players["B"].wait_for("acknowledgement", 2)
     players["C"].orders("kreml", *notes["C"])
+    # Each takes an event card, the oldest first (the seat order here); what one holds is public.
+    for power, card in (("A", "kurort"), ("B", "krise"), ("C", "akten")):
+        assert ":: Turn: 1950-0-" in text_of(players[power].wait_for("turn", 2)[-1])  # after the notes' turn
+        players[power].orders("kreml", f"TAKE {card}")
     # Everyone's turn for the year's reveal window: each mail carries its reader's note and no other.
-    turns = {p: text_of(pl.wait_for("turn", 2)[-1]) for p, pl in players.items()}
+    turns = {p: text_of(pl.wait_for("turn", 3)[-1]) for p, pl in players.items()}
     tops = {p: lines[-1].removeprefix("NOTE ").rsplit(" ", 1)[0] for p, lines in notes.items()}
     for power, mail in turns.items():
-        assert "Stand-in values" in mail and ":: Turn: 1951-0-001 reveal" in mail
+        assert "Stand-in values" in mail and ":: Turn: 1951-0-004 reveal" in mail
+        assert "Player A: kurort; Player B: krise; Player C: akten" in mail
         assert f"Your secret note: {tops[power]} 10" in mail
         assert all(f"Your secret note: {tops[o]} 10" not in mail for o in tops if o != power)
 
@@ -71,10 +76,10 @@ def test_notes_and_reveals_stay_secret_over_real_mail(judge: RunningJudge) -> No
     store.close()
     reveal = next(str(o) for o in MODULE.legal_orders(state, "A") if o.verb == "REVEAL")
     players["A"].orders("kreml", reveal, "CONTINUE")
-    players["A"].wait_for("acknowledgement", 3)
+    players["A"].wait_for("acknowledgement", 4)
     target = reveal.removeprefix("REVEAL ").rsplit(" ", 1)[0]
     players["B"].orders("kreml", "CONTINUE")
-    players["B"].wait_for("acknowledgement", 3)
+    players["B"].wait_for("acknowledgement", 4)
     for other in ("B", "C"):
         seen = "".join(text_of(m) for m in players[other].inbox())
         assert "Player A reveals" not in seen and f"{reveal}\n" not in seen

@@ -33,7 +33,8 @@ def test_the_variants_are_registered_in_german_and_english_for_three_to_six_play
 
 def test_the_data_template_marks_every_unknown_and_names_its_sources() -> None:
     text = data.template()
-    assert text.count(' = "unknown"') == 23 * 4 + 3 + 2
+    assert text.count(' = "unknown"') == 23 * 4 + 3 + 2 + 7  # 23 politicians, Nestor's card, 2 tables, the event card
+    assert "[[event]]: the event cards (needed unless the game plays with events=off)" in data.unknown(None)
     assert "fatamorgana.ch" in text and "Source" in text
     problems = data.check(text)
     assert any("politician 2: name is unknown" in p for p in problems)
@@ -51,6 +52,8 @@ def test_the_stand_in_set_is_complete_marked_and_consistent_with_the_text() -> N
         deadly = [r.count("T") for _, r in rows]
         assert deadly == sorted(deadly)  # the older, the deadlier
     assert all(standin.health(a, True).count("G") >= standin.health(a, False).count("G") for a in (50, 65, 75, 85, 95))
+    assert standin.events is not None and {c.effect for c in standin.events} == set(data.EFFECTS)
+    assert all(c.phases and set(c.phases) <= set(range(1, 9)) and c.count >= 1 for c in standin.events)
 
 
 def test_the_check_lists_every_problem_of_a_gm_file() -> None:

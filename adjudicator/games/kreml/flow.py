@@ -14,7 +14,9 @@ first, Hausregel 3), ``rules`` (options), ``data`` (``KremlData``),
 ``ill``, ``inv`` (year an investigation began), ``cure``, ``tried``),
 ``leaders`` (politician -> [player, points shown]), ``notes`` (player ->
 politician -> points, secret), ``extra`` (Zusatzregel 3, public),
-``pending`` (reveals not yet in effect, secret), ``notices`` (player ->
+``pending`` (reveals not yet in effect, secret), ``hands`` / ``plays``
+(event cards held, public; played and not yet in effect, secret: see
+``events``), ``notices`` (player ->
 private messages), ``parades``, ``lock`` (politicians whose running action
 or vote no reveal may interrupt), ``step`` (what the game waits for),
 ``events``/``rolls`` (of the last resolution), ``year_log``, ``result``;
