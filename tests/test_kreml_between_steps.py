@@ -46,7 +46,9 @@ def _texts(mails: list[Mail], who: str) -> str:
     return "\n".join(m.text for m in mails if m.to == who)
 
 
-def test_a_reveal_by_a_player_not_to_act_takes_effect_at_the_next_step_and_stays_secret(table: KremlTable) -> None:
+def _to_the_purges(table: KremlTable) -> tuple[str, str]:
+    """A game in which A leads the KGB chief, B has 10 points on the defence
+    minister, and the KGB chief's purges wait for A; the two names."""
     table.create("moskau")
     for player in MODULE.powers():
         table.mail("moskau", player, [])
@@ -58,10 +60,14 @@ def test_a_reveal_by_a_player_not_to_act_takes_effect_at_the_next_step_and_stays
     for player in MODULE.powers():
         table.mail("moskau", player, notes[player])
     _take_cards(table)
-    assert table.state("moskau")["step"]["kind"] == "window"
     table.mail("moskau", "A", [f"OFFENLEGEN {kgb} 10", "WEITER"])
     for player in ("B", "C", "D"):
         table.mail("moskau", player, ["WEITER"])
+    return kgb, defence
+
+
+def test_a_reveal_by_a_player_not_to_act_takes_effect_at_the_next_step_and_stays_secret(table: KremlTable) -> None:
+    _, defence = _to_the_purges(table)
     state = table.state("moskau")
     assert state["step"]["kind"] == "purge" and MODULE.must_act(state) == ("A",)
     waiting = state["phase"]
@@ -88,20 +94,7 @@ def test_a_reveal_by_a_player_not_to_act_takes_effect_at_the_next_step_and_stays
 
 
 def test_a_reveal_between_steps_can_be_withdrawn_before_it_applies(table: KremlTable) -> None:
-    table.create("moskau")
-    for player in MODULE.powers():
-        table.mail("moskau", player, [])
-    state = table.state("moskau")
-    kgb, defence = _holder(state, "kgb"), _holder(state, "defence")
-    others = [n for n in state["pol"] if n not in (NESTOR, kgb, defence)]
-    notes = {"A": _note(kgb, others), "B": _note(defence, others), "C": _note(others[0], others[1:]),
-             "D": _note(others[1], others[2:])}
-    for player in MODULE.powers():
-        table.mail("moskau", player, notes[player])
-    _take_cards(table)
-    table.mail("moskau", "A", [f"OFFENLEGEN {kgb} 10", "WEITER"])
-    for player in ("B", "C", "D"):
-        table.mail("moskau", player, ["WEITER"])
+    _, defence = _to_the_purges(table)
     table.mail("moskau", "B", [f"REVEAL {defence} 10"])
     table.mail("moskau", "B", ["ZURUECKNEHMEN"])
     table.mail("moskau", "A", ["KEINE"])
