@@ -661,6 +661,10 @@ def test_report_and_status_lines_for_the_judge() -> None:
     status = module.status_lines(resolution.state, "en")
     assert status[0].startswith("NOTE: played with the INVENTED stand-in data")
     assert status[1].startswith("Round 1; order A B C D") and status[-1].endswith("Paris A-blue-1")
+    german = module.status_lines(resolution.state, "de")
+    assert german[-1].endswith("Paris A-blau-1") and "blue" not in " ".join(german)
+    marks = {row["province"]: row["marks"] for row in resolution.report["standing"]["board"]}
+    assert marks["Bretagne"] == {"de": "CR 3:1SP 4:2SP", "en": "CR 3:1VP 4:2VP"} and marks["Paris"]["de"] == "P"
     assert not any(c in " ".join(status) for c in resolution.state["game"]["hands"]["B"])
 
 

@@ -255,3 +255,21 @@ def test_placement_rules_one_to_five_are_refused_over_the_intake_in_the_games_la
     assert not any(word in ack.text for word in other) and " / " not in "".join(
         x for x in ack.text.splitlines() if "Regel" in x or "rule" in x)
     assert table.state()["game"]["hands"]["A"][-1] == card  # type: ignore[index]
+
+
+def test_a_queued_line_refused_at_the_seats_turn_is_named_in_the_games_language(table: Table) -> None:
+    """B mails a play before his turn (queued); when his turn comes the
+    line is not legal, and his "your turn" mail names it with the reason
+    in the game's language (German here), from the catalogue."""
+    _signed_on(table, "de")
+    record = table.store.game("lib")
+    assert record is not None
+    g = dict(record.state["game"])
+    g.update(order=list(SEATS), turn=0)
+    with table.store.transaction() as db:
+        table.store.update_game(db, dataclasses.replace(record, state={**record.state, "game": g}))
+    table.send("B", "SPIELE A99 PARIS")
+    mails = table.send("A", "PASSE")
+    (turn,) = [m for m in mails if m.kind == "turn"]
+    assert turn.to == "b@players.test" and "SPIELE A99 PARIS: keine Karte A99" in turn.text
+    assert "no card" not in turn.text

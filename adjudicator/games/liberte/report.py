@@ -60,10 +60,10 @@ def standing(data: GameData, g: G) -> dict[str, Any]:
         for pid in region.provinces:
             province = data.provinces[pid]
             here = g["board"].get(pid, [])
-            marks = ("CR " if province.cr else "") + ("P " if province.paris else "") + (
-                " ".join(f"{r}:{v}VP" for r, v in province.vp))
-            board.append({"province": province.name, "region": region.name, "marks": marks.strip(),
-                          "stacks": " ".join(f"{s[0]}-{s[1]}-{s[2]}" for s in here) or "-"})
+            board.append({"province": province.name, "region": region.name,
+                          "marks": {lang: _marks(province.cr, province.paris, province.vp, lang) for lang in LANGUAGES},
+                          "stacks": {lang: " ".join(f"{s[0]}-{text('lib_colour_' + s[1], lang)}-{s[2]}" for s in here)
+                                     or "-" for lang in LANGUAGES}})
     held = cr_controlled(g, data)
     return {
         "round": g["round"], "order": " ".join(g["order"]), "lost": g["lost_battles"],
@@ -79,6 +79,15 @@ def standing(data: GameData, g: G) -> dict[str, Any]:
         "cr": len(held), "cr_provinces": ", ".join(data.provinces[p].name for p in held) or "-",
         "board": board,
     }
+
+
+LANGUAGES = ("de", "en")
+
+
+def _marks(cr: bool, paris: bool, vp: tuple[tuple[int, int], ...], language: str) -> str:
+    """A province's marks: CR, Paris (P), extra victory points by round."""
+    short = text("lib_word_vp_short", language)
+    return " ".join((["CR"] if cr else []) + (["P"] if paris else []) + [f"{r}:{v}{short}" for r, v in vp])
 
 
 def status_text(data: GameData, g: G, language: str) -> tuple[str, ...]:
@@ -98,5 +107,5 @@ def status_text(data: GameData, g: G, language: str) -> tuple[str, ...]:
     ]
     if data.standin:
         lines.insert(0, text("lib_report_standin", language))
-    stacks = [f"{row['province']} {row['stacks']}" for row in s["board"] if row["stacks"] != "-"]
+    stacks = [f"{row['province']} {row['stacks'][language]}" for row in s["board"] if row["stacks"][language] != "-"]
     return tuple(lines) + ((text("lib_head_board", language) + ": " + "; ".join(stacks),) if stacks else ())
