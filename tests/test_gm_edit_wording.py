@@ -5,6 +5,8 @@ answer under the command."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.test_inbox import _game, _gm_mail, _with_gm
@@ -90,3 +92,30 @@ def test_a_refused_30jk_confession_option_is_answered_in_the_game_language(table
     expected = {"de": "confessions: „bunt“ ist keiner der Werte historical, random, chosen",
                 "en": "confessions: 'bunt' is not one of historical, random, chosen"}
     assert _answer(table, "GM OPTION confessions=bunt") == [REFUSED[language] + expected[language]]
+
+
+@pytest.mark.parametrize(("edit", "key"), [
+    (lambda e, s: e.set_confession(s, "Bayern", "lutherisch", None), "edit_unknown_confession"),
+    (lambda e, s: e.set_confession(s, "Bayern", "catholic", 1620), "case_ex_needs_year"),
+    (lambda e, s: e.add_unit(s, "Qxland", "A", "Tir"), "case_unknown_power"),
+    (lambda e, s: e.add_unit(s, "Bayern", "A", "Tir/xc"), "case_unknown_coast"),
+    (lambda e, s: e.move_unit(s, "Aug", "Nowhere"), "why_unknown_province"),
+    (lambda e, s: e.set_centre(s, "Nowhere", None), "why_unknown_province"),
+    (lambda e, s: e.incapacitate(s, "Tir"), "why_no_unit"),
+    (lambda e, s: e.remove_unit({**s, "units": {"Bayern": ["A Aug", "A Aug", "A BFre"]}}, "BFre"), "case_already_holds"),
+])
+def test_every_edit_refusal_carries_a_catalogue_note_worded_in_german(edit: Any, key: str) -> None:
+    from adjudicator.games import game_module
+    from adjudicator.games.base import GameSetupError
+    from adjudicator.service.notes import note_text
+    from adjudicator.service.render import Texts
+    from tests.test_catalogue import _english_words
+
+    module = game_module("30jk")
+    with pytest.raises(GameSetupError) as raised:
+        edit(module.position_edits(), module.start({}, 1))
+    note = raised.value.note
+    assert note is not None and note.key == key
+    german = note_text(note, Texts("de"), str)
+    assert not _english_words(german), german
+    assert "units." not in german and "[" not in german
