@@ -107,8 +107,9 @@ STANDARD = Script("standard", "demo1901", "S1902M", {
     "W1901A": [("Germany", ["Build F Kie", "Build A Ber"]), ("Austria", ["Build A Vie"])],
 })
 
-# 1847 AE with four players (stand-in tile data): the rule summary's worked
-# example, S1 and the L through the first two stock and operating rounds.
+# 1847 AE with four players on the gathered data (the tile manifest of
+# 18xx.games, no stand-in table): the rule summary's worked example, S1 and
+# the L through the first two stock and operating rounds.
 PFALZ = Script("1847ae-4", "demo1847", "SR3-0033", {
     "SR1-0001": [("S4", ["BUY SCR"])],
     "SR1-0002": [("S3", ["BUY VIW"])],
@@ -132,7 +133,7 @@ PFALZ = Script("1847ae-4", "demo1847", "SR3-0033", {
     "SR2-0025": [("S4", ["PASS"])],
     "SR2-0026": [("S1", ["PASS"])],
     "OR2.1-0027": [("S1", ["PASS", "PASS", "RUN 3: F18-G17-G15", "DIVIDEND", "BUY TRAIN 3", "PASS"])],
-}, {"data": "standin"}, ready=False)
+}, {}, ready=False)
 
 # Liberté for four players with the stand-in data, through round 1: the
 # start player drawn by lot, action turns (two refused lines first), the
