@@ -73,10 +73,11 @@ def test_a_reveal_by_a_player_not_to_act_takes_effect_at_the_next_step_and_stays
     waiting = state["phase"]
 
     # B is not to act: his reveal is acknowledged with when it applies, and nothing changes yet.
-    answer = table.mail("moskau", "B", [f"OFFENLEGEN {defence} 10"])
+    assert events.hand(state, "B") == ["kurort"]
+    answer = table.mail("moskau", "B", [f"OFFENLEGEN {defence} 10", f"EREIGNIS kurort {NESTOR}"])
     ack = next(m for m in answer if m.to == "b@players.test" and m.kind == "acknowledgement")
     assert f"OFFENLEGEN {defence} 10" in ack.text or f"REVEAL {defence} 10" in ack.text
-    assert "für den Beginn des nächsten Schritts angenommen" in ack.text and waiting in ack.text
+    assert "2 Zug/Züge für den Beginn des nächsten Schritts angenommen" in ack.text and waiting in ack.text
     assert "vorgemerkt" not in ack.text  # not queued for B's own turn
     state = table.state("moskau")
     assert state["phase"] == waiting and defence not in state["leaders"]
@@ -88,6 +89,7 @@ def test_a_reveal_by_a_player_not_to_act_takes_effect_at_the_next_step_and_stays
     after = table.mail("moskau", "A", ["KEINE"])
     state = table.state("moskau")
     assert state["leaders"][defence] == ["B", 10]
+    assert state["plays"] == [["B", "kurort", NESTOR]]  # the card waits for a step of its phases (1, 4)
     assert state["step"].get("actor") == defence and MODULE.must_act(state) == ("B",)
     told = _texts(after, "b@players.test")
     assert f"Spielerin B legt 10 Punkte auf {defence} offen" in told

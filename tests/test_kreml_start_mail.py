@@ -62,6 +62,8 @@ def test_the_german_start_mail_gives_the_first_step_the_offices_the_deadline_and
         assert "Parteichef: Nestor Aparatschik (" in text and "Jahre, +)" in text
         assert f"KGB-Chef: {kgb} ({state['pol'][kgb]['age']} Jahre)" in text
         assert "Kandidaten: " + ", ".join(candidates) in text
+        assert "Danach nimmt jede Spielerin eine Ereigniskarte ihrer Wahl, die älteste zuerst (NEHMEN <Karte>); " \
+               "zur Wahl (Karte xAnzahl [Phasen]): kurort x2 [1, 4]; grippe x2 [4]" in text
         assert "Phase 1950-notes, Frist " in text
         assert "hängt als " in text and ".png an" in text
         assert "Deine geheime Notiz" not in text and PASSWORD[power] not in text
@@ -75,5 +77,6 @@ def test_the_english_start_mail_says_the_same_in_english(english: EnglishTable) 
            "Nestor Aparatschik." in text
     assert "The players' seniority, from the oldest (Hausregel 3): C, A, D, B; you are number 2." in text
     assert "Party Chief: Nestor Aparatschik (age " in text and "Defence Minister: " in text
+    assert "Then every player takes one event card of her choice, the oldest first (TAKE <card>)" in text
     assert "Phase 1950-notes, deadline " in text and "is attached as " in text
     assert "Zuerst" not in text and "Kandidaten" not in text

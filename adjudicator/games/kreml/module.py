@@ -306,12 +306,15 @@ class KremlGame:
 
     def seat_notes(self, state: JSON, power: str) -> tuple[Note, ...]:
         """For the start mail: the stand-in mark, what ``power`` does first
-        (his secret note: ten lines, told to him alone), the players'
-        seniority (Hausregel 3) with his place, every office with its
+        (his secret note: ten lines, told to him alone), the event cards to
+        choose from next (with event cards), the players' seniority (Hausregel 3) with his place, every office with its
         holder (age, illness) and the candidates (the judge adds the first
         deadline and the picture of the Politburo)."""
         found: list[Note] = [Note("kreml_standin")] if state["data"]["standin"] else []
         found.append(Note("kreml_start_first", (("size", str(influence.NOTE_SIZE)), ("nestor", kdata.NESTOR))))
+        if events.enabled(state):
+            deck = "; ".join(f"{c.key} x{c.count} [{', '.join(map(str, c.phases))}]" for c in events.cards(state))
+            found.append(Note("kreml_start_cards", (("cards", deck),)))
         order = list(state["seniority"])
         found.append(Note("kreml_start_seniority", (("order", ", ".join(order)), ("place", str(order.index(power) + 1)))))
         for office in OFFICES:
