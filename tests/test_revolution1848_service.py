@@ -307,3 +307,78 @@ def test_the_pass_policy_resolves_a_missed_play_at_the_deadline(table: Table) ->
     mails = table.send("someone@players.test", "HELP")
     assert table.phase("revp") != "R01A01-1"
     assert "Player B passes (no play received)." in only(mails, "report", ADDRESS["B"]).text
+
+
+def test_a_round_digest_holds_the_reveals_until_the_player_must_play_and_loses_none(table: Table) -> None:
+    """B, on ``SET DIGEST ROUND``, passes at once: while A plays on alone B
+    gets no report; the first mail after the round holds every reveal of
+    it, oldest first, and B's hand.  A (no choice) and the GM get every
+    report as it happens."""
+    seated(table, "revdg")
+    answer = only(table.play("revdg", "B", "SET DIGEST ROUND"), "acknowledgement", ADDRESS["B"]).text
+    assert "Digests for you in revdg: one mail per completed round." in answer
+    assert "you still get a mail at once whenever you have to play" in answer
+    table.play("revdg", "A", table.person("revdg", "A", 0))
+    mails = table.play("revdg", "B", "PASS")
+    module = Revolution1848()
+    resolved = ["R01A01-1"]
+    to_b = [m for m in mails if m.kind == "report" and m.to == ADDRESS["B"]]
+    gm_reports = sum(1 for m in mails if m.kind == "report" and m.to == GM)
+    a_reports = sum(1 for m in mails if m.kind == "report" and m.to == ADDRESS["A"])
+    for _ in range(30):
+        if to_b:
+            break
+        record = table.store.game("revdg")
+        assert record is not None and module.must_act(record.state) == ("A",), record.phase
+        resolved.append(record.phase)
+        mails = table.play("revdg", "A", module.legal_orders(record.state, "A")[0])
+        to_b += [m for m in mails if m.kind == "report" and m.to == ADDRESS["B"]]
+        gm_reports += sum(1 for m in mails if m.kind == "report" and m.to == GM)
+        a_reports += sum(1 for m in mails if m.kind == "report" and m.to == ADDRESS["A"])
+    assert len(resolved) > 2 and len(to_b) == 1 and gm_reports == a_reports == len(resolved)
+    record = table.store.game("revdg")
+    assert record is not None and not record.phase.startswith("R01A01") and "B" in module.must_act(record.state)
+    digest = to_b[0].text
+    assert "Also since your last mail (the oldest report first):" in digest
+    held = digest.split("Also since your last mail")[1]
+    positions = [held.index(f"--- {phase} ---") for phase in resolved[:-1]]
+    assert positions == sorted(positions)  # every held reveal, oldest first
+    for entry in table.store.phases("revdg"):  # nothing revealed is lost
+        revealed = entry.report_text.split("Played (revealed):\n")[1].split("\n\n")[0]
+        assert all(line.strip() in digest for line in revealed.splitlines()), entry.phase
+    assert ":: Phase: R01A01-1" not in digest and to_b[0].text.count(":: Kind:") == 1
+    assert "Player B passes." in held and digest.rstrip().splitlines()[-1].strip() in \
+        "\n".join(Revolution1848().private_lines(record.state, "B", "en"))
+
+
+def test_a_digest_never_holds_a_report_the_player_needs_to_play(table: Table) -> None:
+    seated(table, "revdn")
+    table.play("revdn", "A", "SET DIGEST ROUND")
+    table.play("revdn", "B", table.person("revdn", "B", 0))
+    mails = table.play("revdn", "A", table.person("revdn", "A", 0))
+    report = only(mails, "report", ADDRESS["A"])  # both play the next action: A is told at once
+    assert "Also since your last mail" not in report.text
+    assert table.store.turn_seat("revdn", "A").queue.get("held", []) == []
+
+
+def test_a_short_reminder_before_each_actions_deadline_goes_to_the_silent_player_only(table: Table) -> None:
+    now = [START]
+    table.judge.clock = lambda: now[0]
+    create_game(table.store, table.config, "revrm", "1848",
+                {**COMPLETE, "language": "en", "deadline.play": 24 * 3600, "reminder.play": 6 * 3600}, START, gm=GM,
+                seed=5)
+    for player in ("A", "B"):
+        table.send(ADDRESS[player], f"SIGNON {player} revrm {PASSWORD[player]}")
+    for action in ("R01A01-1", "R01A01-2"):  # each action has its own reminder
+        game = table.store.game("revrm")
+        assert game is not None and game.phase == action and game.deadline is not None
+        table.play("revrm", "A", table.person("revrm", "A", 0))
+        now[0] = datetime.fromisoformat(game.deadline) - timedelta(hours=7)
+        assert not table.send("someone@players.test", "HELP")[1:]  # not yet: only the HELP answer
+        now[0] = datetime.fromisoformat(game.deadline) - timedelta(hours=5)
+        mails = [m for m in table.send("someone@players.test", "HELP") if m.to != "someone@players.test"]
+        assert [(m.to, m.kind) for m in mails] == [(ADDRESS["B"], "notice")]  # A has played
+        assert f"The judge has nothing from you for {action} in revrm yet." in mails[0].text
+        assert "After it: PASS" in mails[0].text
+        assert not [m for m in table.send("someone@players.test", "HELP") if m.to != "someone@players.test"]  # once
+        table.play("revrm", "B", table.person("revrm", "B", 0))

@@ -42,10 +42,10 @@ def send_reminders(store: Store, config: Config, now: datetime) -> int:
                        if not (submissions.get(p.power) and submissions[p.power].has_orders)]
             for player in missing:
                 assert player.address is not None
-                default = module.pass_order(game.state, player.power) if turn is not None else None
-                body = texts("turn_reminder_mail", game=game.name, phase=game.phase, deadline=texts.when(deadline),
-                             order=default) if default else \
-                    texts("reminder_mail", game=game.name, phase=game.phase, deadline=texts.when(deadline))
+                default = module.pass_order(game.state, player.power)  # a turn game's or a sealed play's pass
+                key = "reminder_mail" if not default else "turn_reminder_mail" if turn is not None \
+                    else "reminder_mail_default"
+                body = texts(key, game=game.name, phase=game.phase, deadline=texts.when(deadline), order=default)
                 queue_notice(store, db, config, game, player.address,
                              texts("reminder_subject", game=game.name, phase=game.phase), body, now)
                 sent += 1

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Sequence
 
 from adjudicator.config import Config
+from adjudicator.games import game_module
 from adjudicator.games.base import GameModule
 from adjudicator.service.notify import queue_notice
 from adjudicator.service.render import Texts
@@ -83,13 +84,17 @@ def digest_choice_of(text: str) -> str | None:
 
 
 def set_digest(store: Store, db: Connection, game: GameRecord, power: str, text: str, texts: Texts) -> list[str]:
-    """``SET DIGEST ROUND|NONE|<N>h`` for the seat."""
+    """``SET DIGEST ROUND|NONE|<N>h`` for the seat (a simultaneous game
+    such as 1848 holds reports as ``held_reports`` says)."""
     choice = digest_choice_of(text)
     if choice is None:
         return [texts("digest_bad", choice=text[:20])]
     seat = store.turn_seat(game.name, power)
     store.save_turn_seat(db, replace(seat, digest=choice))
-    return [texts("digest_set", game=game.name, choice=describe_digest(choice, texts))]
+    answer = [texts("digest_set", game=game.name, choice=describe_digest(choice, texts))]
+    if game_module(game.variant).turn(game.state) is None and choice != "none":  # a simultaneous game
+        answer.append(texts("digest_simultaneous", game=game.name))
+    return answer
 
 
 def describe_digest(choice: str, texts: Texts) -> str:

@@ -26,6 +26,8 @@ from adjudicator.mail.compose import Attachment
 from adjudicator.service.notify import queue, queue_notice, queue_to_all
 from adjudicator.service.logwording import detail_text
 from adjudicator.service.notes import note_text
+from adjudicator.service import held_reports
+from adjudicator.service.turnplay import GM_SEAT
 from adjudicator.service.gamedata import awaiting, start_or_wait
 from adjudicator.service.missed import POLICIES as MISSED_POLICIES, extend_for_missing
 from adjudicator.service.render import Texts, render
@@ -389,14 +391,21 @@ def resolve_phase(
     store.log(db, game.name, now.isoformat(), "resolved", f"{phase} ({trigger})")
     subject = texts_for(game)("report_subject", game=game.name, phase=phase)
     powers_of = {p.address: p.power for p in store.players(game.name) if p.status == "playing" and p.address}
-    alike: dict[tuple[str, ...], list[str]] = {}  # recipients by their private lines: one mail composed each
+    # recipients by their private lines and the reports held for them (digests): one mail composed each
+    alike: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], list[str]] = {}
     for address in recipients(store, following):
+        earlier = held_reports.route(store, db, game, following, module, powers_of.get(address, GM_SEAT), now)
+        if earlier is None:
+            continue  # held for the seat's next mail
         private = module.private_lines(following.state, powers_of[address], following.language) \
             if address in powers_of and not finished else ()
-        alike.setdefault(tuple(private), []).append(address)
-    for private, addresses in alike.items():
-        own_text, own_html = with_private_lines(texts_for(following), following.name, text, html, private)
-        queue_to_all(store, db, config, addresses, subject, own_text, now, html=own_html, attachments=images)
+        alike.setdefault((tuple(private), earlier), []).append(address)
+    for (private, earlier), addresses in alike.items():
+        own_text, own_html = held_reports.with_held(texts_for(following), text, html, earlier)
+        own_text, own_html = with_private_lines(texts_for(following), following.name, own_text, own_html, private)
+        own_subject = texts_for(game)("digest_subject", game=game.name, first=earlier[0][0], last=phase) \
+            if earlier else subject
+        queue_to_all(store, db, config, addresses, own_subject, own_text, now, html=own_html, attachments=images)
     if disorder and following.gm:
         texts = texts_for(game)
         queue_notice(store, db, config, following, following.gm, texts("disorder_subject", game=game.name),

@@ -89,6 +89,11 @@ class Revolution1848(SimultaneousPhases):
         (their defaults are the rules', see ``_default_text``)."""
         return "PASS" if _game(state).step == "play" and power in _game(state).actors else None
 
+    def round_key(self, state: JSON) -> str:
+        """The round: the phase without its step (``R03A06`` for
+        ``R03A06-2``); a digest on ``ROUND`` comes when it changes."""
+        return str(state["phase"]).partition("-")[0]
+
     def data_files(self) -> tuple[DataFile, ...]:
         """The card file (``cards``): the values the rule text does not give."""
         return (CARDS,)
