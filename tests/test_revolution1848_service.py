@@ -382,3 +382,26 @@ def test_a_short_reminder_before_each_actions_deadline_goes_to_the_silent_player
         assert "After it: PASS" in mails[0].text
         assert not [m for m in table.send("someone@players.test", "HELP") if m.to != "someone@players.test"]  # once
         table.play("revrm", "B", table.person("revrm", "B", 0))
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_refusals_are_answered_in_the_games_language(table: Table, language: str) -> None:
+    name = f"reverr{language}"
+    create_game(table.store, table.config, name, "1848", {**COMPLETE, "language": language}, START, gm=GM, seed=5)
+    for player in ("A", "B"):
+        table.send(ADDRESS[player], f"SIGNON {player} {name} {PASSWORD[player]}")
+    b_card = table.hand(name, "B")[0]
+    mails = table.play(name, "A", f"SPIELE {b_card}", "ENTSCHEIDUNG ROT", "SPIELE", "BONJOUR", "PLAY PE12 PE13")
+    text = only(mails, "acknowledgement", ADDRESS["A"]).text
+    expected = {
+        "de": [f"{b_card} ist nicht auf deiner Hand", "jetzt nicht erlaubt: R01A01-1 ist ein Schritt „Ausspielen“",
+               "der Befehl ist unvollständig; erwartet: PE12/Z03/A06", "'BONJOUR' ist hier nicht erwartet",
+               "'PE13' ist hier nicht erwartet; erwartet: ", "Tipp: PLAY <card> [ON <card>] [AS <party>] | PASS"],
+        "en": [f"{b_card} is not in your hand", "not allowed now: R01A01-1 is a play step",
+               "the order is incomplete; expected PE12/Z03/A06", "did not expect 'BONJOUR' here",
+               "did not expect 'PE13' here; expected ", "Hint: PLAY <card> [ON <card>] [AS <party>] | PASS"],
+    }[language]
+    for line in expected:
+        assert line in text, (line, text)
+    english = ("is not in your hand", "not allowed now", "incomplete", "did not expect", "Hint:")
+    assert language == "en" or not [word for word in english if word in text]

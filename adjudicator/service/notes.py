@@ -14,8 +14,9 @@ _POWER_FIELDS = ("power", "owner")
 def note_text(note: Note, texts: Texts, power_name: Callable[[str], str]) -> str:
     """The catalogue entry ``note.key`` filled with its fields: power keys
     (fields ``power``, ``owner``) as power names, fields ending in ``_key``
-    as their own catalogue entry (under the name without ``_key``), and a
-    ``suggest`` field as a "did you mean" after it."""
+    as their own catalogue entry (under the name without ``_key``), a
+    ``suggest`` field as a "did you mean" after it and a ``hint`` field
+    (the order syntax expected) as the catalogue's hint line after that."""
     fields = dict(note.fields)
     for name in _POWER_FIELDS:
         if name in fields:
@@ -23,8 +24,10 @@ def note_text(note: Note, texts: Texts, power_name: Callable[[str], str]) -> str
     for name in [n for n in fields if n.endswith("_key")]:
         fields[name.removesuffix("_key")] = texts(fields.pop(name))
     suggest = fields.pop("suggest", None)
+    hint = fields.pop("hint", None)
     text = texts(note.key, **fields)
-    return f"{text} {texts('did_you_mean', suggest=suggest)}" if suggest else text
+    text = f"{text} {texts('did_you_mean', suggest=suggest)}" if suggest else text
+    return f"{text} {texts('hint', hint=hint)}" if hint else text
 
 
 def note_data_text(data: Mapping[str, Any], texts: Texts, power_name: Callable[[str], str]) -> str:

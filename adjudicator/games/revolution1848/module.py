@@ -38,6 +38,7 @@ from adjudicator.games.revolution1848.orders import (
     Play, Stand, Swear, Withdraw,
 )
 from adjudicator.games.revolution1848.parse import HINT, ParseError, card_id, parse_line
+from adjudicator.games.revolution1848.reasons import reason_note
 from adjudicator.games.revolution1848.report import build
 from adjudicator.games.revolution1848.state import PLAYERS, Game, from_json, to_json
 
@@ -119,15 +120,15 @@ class Revolution1848(SimultaneousPhases):
             try:
                 order = parse_line(text)
             except ParseError as error:
-                problems.append(OrderProblem(number, error.column, text, error.message, HINT))
+                problems.append(_problem(number, error.column, text, error.message, _hint(game) or HINT))
                 continue
             if power not in game.actors:
-                problems.append(OrderProblem(number, 1, text, f"you have nothing to do in {game.phase}"))
+                problems.append(_problem(number, 1, text, f"you have nothing to do in {game.phase}"))
                 continue
             canonical, why = _check(game, data, power, order)
             if why is not None or canonical is None:
                 message = why or "not allowed now"
-                problems.append(OrderProblem(number, _column(text, message), text, message, _hint(game)))
+                problems.append(_problem(number, _column(text, message), text, message, _hint(game)))
                 continue
             accepted.append((number, text, canonical))
         accepted, superseded = _last_counts(game, accepted)
@@ -392,8 +393,14 @@ def _last_counts(game: Game, accepted: list[tuple[int, str, Order]]
             kept.append((number, text, order))
         else:
             later = accepted[groups[group]][0]
-            problems.append(OrderProblem(number, 1, text, f"superseded by line {later} (one per {game.step} step)"))
+            problems.append(_problem(number, 1, text, f"superseded by line {later} (one per {game.step} step)"))
     return kept, problems
+
+
+def _problem(line: int, column: int, text: str, message: str, hint: str = "") -> OrderProblem:
+    """A refused line with its reason also as a catalogue entry (``reasons.py``),
+    so the judge words it in the game's language."""
+    return OrderProblem(line, column, text, message, hint, reason_note(message, hint))
 
 
 def _column(text: str, message: str) -> int:
