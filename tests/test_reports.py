@@ -78,24 +78,26 @@ def test_a_report_shows_dislodgements_retreat_options_and_the_centre_table() -> 
     assert "<table" in html and "Russia: A GAL (attacked from VIE)" in html
 
 
+class Tags(HTMLParser):
+    """Every tag opened is closed, in order (``open`` is left empty)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: object) -> None:
+        if tag not in ("meta", "br"):
+            self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.open and self.open.pop() == tag, f"unbalanced </{tag}>"
+
+
 def test_player_text_is_escaped_in_the_html_report() -> None:
     state = STANDARD.start({}, 1)
     result = STANDARD.resolve(state, {"Austria": ["<script>alert(1)</script>"]})
     _, html = render(STANDARD, state, result, "en")
     assert "<script>" not in html and "&lt;script&gt;" in html
-
-    class Tags(HTMLParser):
-        def __init__(self) -> None:
-            super().__init__()
-            self.open: list[str] = []
-
-        def handle_starttag(self, tag: str, attrs: object) -> None:
-            if tag not in ("meta", "br"):
-                self.open.append(tag)
-
-        def handle_endtag(self, tag: str) -> None:
-            assert self.open and self.open.pop() == tag, f"unbalanced </{tag}>"
-
     parser = Tags()
     parser.feed(html)
     assert parser.open == []

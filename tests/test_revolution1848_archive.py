@@ -86,6 +86,20 @@ def test_the_export_of_a_finished_1848_game_links_every_step_in_order(archive: t
     assert "Final scoring" in last
 
 
+def test_each_step_page_embeds_the_html_report_its_mail_carried(archive: tuple[Path, list[str]]) -> None:
+    """Not only the text: the reveal, the table (card, party, value, what
+    it does) and the evaluation as HTML, once titled, without the mail's
+    ``::`` lines."""
+    site, phases = archive
+    for phase in (phases[0], phases[len(phases) // 2], phases[-1]):
+        html = (site / f"{phase}.html").read_text(encoding="utf-8")
+        assert '<div class="report">' in html and "<pre>" not in html and ":: Game:" not in html, phase
+        assert html.count("<h1>") == 1 and "<h2>Played (revealed)</h2>" in html, phase
+    first = (site / f"{phases[0]}.html").read_text(encoding="utf-8")
+    assert "<th>What the card is and does</th>" in first and "<h2>Evaluation</h2>" in first
+    assert "<h2>Final scoring</h2>" in (site / f"{phases[-1]}.html").read_text(encoding="utf-8")
+
+
 def test_the_1848_archive_opens_in_a_headless_browser_without_errors(archive: tuple[Path, list[str]]) -> None:
     binary = require_chromium()
     site, phases = archive

@@ -4,6 +4,9 @@ and what comes next — in German and English, as text and HTML."""
 
 from __future__ import annotations
 
+import copy
+import random
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -11,8 +14,10 @@ from adjudicator.games.revolution1848 import Revolution1848
 from adjudicator.games.revolution1848.parse import parse_line
 from adjudicator.games.revolution1848.state import to_json
 from adjudicator.service.render import Texts, render
+from tests.browser import Browser, file_url, require_chromium
 from tests.revolution1848.helpers import COMPLETE, complete_data
 from tests.test_revolution1848_examples import A14_PLAYS, a14_start
+from tests.test_reports import Tags
 
 MODULE = Revolution1848()
 
@@ -75,3 +80,37 @@ def test_the_english_and_html_reports_carry_the_same() -> None:
     assert "<li>Liberals: Player A has the higher value (15 to 7).</li>" in html
     assert "<td>PE22 Gabriel Riesser (test number)</td><td>Liberals</td><td>5</td><td>Liberal, value 5</td>" in html
     assert "Stand-in values, not the original cards" in html
+
+
+def test_every_html_report_of_a_whole_game_is_well_formed_and_escapes_card_data(tmp_path: Path) -> None:
+    """The HTML reports of a seeded random game in both languages: tags
+    balanced, a card name from the game master's file shown as text, never
+    as markup; one of them opened in headless Chromium without errors."""
+    state = MODULE.start(dict(COMPLETE), 4)
+    chooser = random.Random(4)
+    pages, with_table = 0, None
+    for _ in range(400):
+        orders = {p: [chooser.choice(MODULE.legal_orders(state, p))] for p in MODULE.must_act(state)}
+        resolution = MODULE.resolve(state, orders)
+        for language in ("de", "en"):
+            parser = Tags()
+            parser.feed(rendered(resolution.report, resolution.phase, resolution.next_phase or "-", language, "html"))
+            assert parser.open == [], resolution.phase
+        pages += 1
+        if any(side["cards"] for side in resolution.report.get("tables", [])):
+            with_table = resolution
+        if resolution.next_phase is None:
+            break
+        state = resolution.state
+    assert pages > 20 and "final" in resolution.report
+    assert with_table is not None
+    report = copy.deepcopy(with_table.report)
+    side = next(s for s in report["tables"] if s["cards"])
+    side["cards"][0]["name"] = "<script>alert(1)</script>"
+    html = rendered(report, with_table.phase, "-", "en", "html")
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    page = tmp_path / "report.html"
+    page.write_text(html, encoding="utf-8")
+    with Browser(require_chromium()) as browser:
+        opened = browser.open(file_url(page))
+    assert opened.problems == [] and opened.title == f"Results of spiel, phase {with_table.phase}"

@@ -405,3 +405,33 @@ def test_refusals_are_answered_in_the_games_language(table: Table, language: str
         assert line in text, (line, text)
     english = ("is not in your hand", "not allowed now", "incomplete", "did not expect", "Hint:")
     assert language == "en" or not [word for word in english if word in text]
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_start_mail_gives_side_hand_first_step_and_deadline(table: Table, language: str) -> None:
+    name = f"revst{language}"
+    create_game(table.store, table.config, name, "1848", {**COMPLETE, "language": language}, START, gm=GM, seed=5)
+    starts = []
+    for player in ("A", "B"):
+        starts += table.send(ADDRESS[player], f"SIGNON {player} {name} {PASSWORD[player]}")
+    record = table.store.game(name)
+    assert record is not None and record.deadline is not None
+    data = complete_data()
+    for player in ("A", "B"):
+        text = only(starts, "start", ADDRESS[player]).text
+        example = table.person(name, player, 0).removeprefix("PLAY ")
+        words = {
+            "de": [f"Du spielst Spieler {player}.", "Die erste Runde geht um die Ablaufkarte A01 in der Mitte",
+                   f"Zuerst, in R01A01-1: spiele eine Karte aus deiner Hand (z. B. SPIELE {example};",
+                   "Kommt bis zur Frist nichts, passt du.", "Phase R01A01-1, Frist Donnerstag, 3. Dezember 2026",
+                   "1848 hat kein Spielbild", "Deine Hand:"],
+            "en": [f"You play Player {player}.", "The first round is about the flow card A01 in the middle",
+                   f"First, in R01A01-1: play a card from your hand (e.g. PLAY {example};",
+                   "If nothing arrives by the deadline, you pass.", "Phase R01A01-1, deadline Thursday, 3 December 2026",
+                   "1848 has no board picture", "Your hand:"],
+        }[language]
+        for line in words:
+            assert line in text, (line, text)
+        for card in table.hand(name, player):  # the hand with what each card is and does
+            assert f"    {describe.line(data, card)[language]}" in text.splitlines()
+        assert example.split()[0] in table.hand(name, player)

@@ -3,8 +3,8 @@
 ``archive_files`` turns a stored game and its resolved phases into files:
 ``index.html`` linking every phase; per resolved phase ``<phase>.html``
 (its map, every order with its result, dislodged units, religious
-warfare, the supply-centre table, links to the previous and next phase
-and to the index) and ``<phase>.svg``; ``now.html`` and ``now.svg`` with
+warfare, the supply-centre table; a card game's phase: the HTML report
+its mail carried; links to the previous and next phase and to the index) and ``<phase>.svg``; ``now.html`` and ``now.svg`` with
 the position the game stands at.  Pages are plain HTML with one small
 style sheet in the head: no JavaScript, no external reference, and
 nothing but the stored data (no press: the judge keeps none).  The same
@@ -21,9 +21,10 @@ from typing import Any, Sequence
 from adjudicator.games.pictures.scene import Scene
 from adjudicator.games.pictures.svg import to_svg
 from adjudicator.games import game_module
-from adjudicator.games.base import DescribesSeats
+from adjudicator.games.base import DescribesSeats, GameModule
 from adjudicator.service.render import Texts, render
 from adjudicator.service.store import GameRecord, PhaseRecord, Store
+from adjudicator.service.turnplay import TURN_KEY
 
 _SAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
@@ -85,7 +86,7 @@ def archive_files(game: GameRecord, phases: Sequence[PhaseRecord]) -> dict[str, 
         files[f"{stem}.html"] = render(
             "archive_phase.html.j2", texts, name, game=game, record=record, report=record.report,
             image=f"{stem}.svg" if has_map else None, previous=links[index - 1] if index else None,
-            following=following, title=title,
+            following=following, title=title, report_html=_report_html(game, module, record, texts),
         ).encode("utf-8")
     if now_scene is not None:
         files["now.svg"] = to_svg(now_scene).encode("utf-8")
@@ -98,6 +99,22 @@ def archive_files(game: GameRecord, phases: Sequence[PhaseRecord]) -> dict[str, 
         "archive_index.html.j2", texts, name, game=game, phases=list(zip(links, phases)), now=now, title=title,
     ).encode("utf-8")
     return files
+
+
+def _report_html(game: GameRecord, module: GameModule, record: PhaseRecord, texts: Texts) -> str | None:
+    """The body of the HTML report a simultaneous phase's mail carried (a
+    card game's reveal: its module's ``report_template``), without the
+    mail's ``::`` lines and title, for the phase's page; None for a
+    Diplomacy phase (its page shows the report data itself) and for a turn
+    phase (its report is its text)."""
+    if "centres" in record.report or TURN_KEY in record.report or not module.report_template:
+        return None
+    html = render(f"{module.report_template}.html.j2", texts, lambda p: module.power_name(p, game.language),
+                  judge="", game=game, report=record.report, late=[], phase=record.phase, gm_changes=[],
+                  disorder=[], map_image=None)
+    body = html.split("<body", 1)[-1].split(">", 1)[-1].rsplit("</body>", 1)[0]
+    body = re.sub(r"^\s*<pre[^>]*>::.*?</pre>", "", body, count=1, flags=re.S)
+    return re.sub(r"<h1>.*?</h1>", "", body, count=1, flags=re.S).strip()
 
 
 def export_game(store: Store, name: str, folder: Path) -> list[Path]:

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from adjudicator.games.base import (
-    JSON, AcceptedOrder, DataFile, GameSetupError, OrderCheck, OrderProblem, Resolution, SimultaneousPhases,
+    JSON, AcceptedOrder, DataFile, GameSetupError, Note, OrderCheck, OrderProblem, Resolution, SimultaneousPhases,
 )
 from adjudicator.games.revolution1848 import cardfile
 from adjudicator.games.randomness import REPORT_KEY
-from adjudicator.games.revolution1848 import actions, describe, military
+from adjudicator.games.revolution1848 import actions, describe, military, wording
 from adjudicator.games.revolution1848.cards import CardData, CardDataError, card_data_from_overlay
 from adjudicator.games.revolution1848.cards import overlay_from_options, standin_text, uses_standin
 from adjudicator.games.revolution1848.flow import (
@@ -186,6 +186,26 @@ class Revolution1848(SimultaneousPhases):
         if game.step == "over":
             return dict(game.scores)
         return {p: sum(data.flows[c].points for c in game.side(p).won) for p in PLAYERS}
+
+    def seat_notes(self, state: JSON, power: str) -> tuple[Note, ...]:
+        """For the start mail: the flow card the first round is about, what
+        ``power`` must do first (in the first action: play a card or pass,
+        sealed, with an example from his own hand and the default), and
+        that 1848 has no picture (its reports are text).  The hand itself
+        with every card's details follows as the private lines."""
+        game, data = _game(state), _data(state)
+        flow = data.flows[game.flow]
+        notes = [Note("r1848_seat_flow", (("flow", wording.card(data, flow.id)), ("points", str(flow.points))))]
+        orders = self.legal_orders(state, power)
+        if power in game.actors and game.step == "play":
+            example = next((o.removeprefix("PLAY ") for o in orders if o.startswith("PLAY ")), "PE12")
+            notes.append(Note("r1848_seat_first_play", (("phase", game.phase), ("example", example))))
+        elif power in game.actors:
+            notes.append(Note("r1848_seat_first_other", (("phase", game.phase), ("orders", " | ".join(orders)))))
+        else:
+            notes.append(Note("r1848_seat_first_wait", (("phase", game.phase),)))
+        notes.append(Note("r1848_seat_no_picture"))
+        return tuple(notes)
 
     # --- Beyond the interface: what a player may see and do ---------------------------------
 
