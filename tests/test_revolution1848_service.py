@@ -435,3 +435,33 @@ def test_the_start_mail_gives_side_hand_first_step_and_deadline(table: Table, la
         for card in table.hand(name, player):  # the hand with what each card is and does
             assert f"    {describe.line(data, card)[language]}" in text.splitlines()
         assert example.split()[0] in table.hand(name, player)
+
+
+def test_the_games_digest_option_gives_the_gm_one_mail_per_round_with_every_step(table: Table) -> None:
+    create_game(table.store, table.config, "revgm", "1848", {**COMPLETE, "language": "en", "digest": "round"}, START,
+                gm=GM, seed=5)
+    for player in ("A", "B"):
+        table.send(ADDRESS[player], f"SIGNON {player} revgm {PASSWORD[player]}")
+    module = Revolution1848()
+    to_gm: list[Mail] = []
+    rounds: list[str] = []
+    for _ in range(200):
+        record = table.store.game("revgm")
+        assert record is not None
+        if len(rounds) >= 2:
+            break
+        before = module.round_key(record.state)
+        for player in module.must_act(record.state):
+            to_gm += [m for m in table.play("revgm", player, module.legal_orders(record.state, player)[0])
+                      if m.to == GM and m.kind == "report"]
+        after = table.store.game("revgm")
+        assert after is not None
+        if module.round_key(after.state) != before:
+            rounds.append(before)
+            assert len(to_gm) == len(rounds), (before, after.phase)  # one mail, at the round's end
+    assert len(rounds) >= 2
+    played = [p.phase for p in table.store.phases("revgm")]
+    for entry, round_key in zip(to_gm, rounds):  # every step of the round, the earlier ones held
+        steps = [p for p in played if p.startswith(round_key)]
+        assert all(step in entry.text for step in steps), (round_key, steps)
+        assert len(steps) > 2 and f"--- {steps[0]} ---" in entry.text
