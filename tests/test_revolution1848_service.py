@@ -465,3 +465,30 @@ def test_the_games_digest_option_gives_the_gm_one_mail_per_round_with_every_step
         steps = [p for p in played if p.startswith(round_key)]
         assert all(step in entry.text for step in steps), (round_key, steps)
         assert len(steps) > 2 and f"--- {steps[0]} ---" in entry.text
+
+
+def test_a_digest_every_n_hours_sends_the_held_reveals_with_the_first_report_after_n_hours(table: Table) -> None:
+    now = [START]
+    table.judge.clock = lambda: now[0]
+    seated(table, "revhr")
+    assert "at most one mail every 12 hours" in table.play("revhr", "B", "SET DIGEST 12h")[0].text
+    module = Revolution1848()
+    table.play("revhr", "A", table.person("revhr", "A", 0))
+    first = table.play("revhr", "B", "PASS")  # the first report goes out at once
+    assert [m.kind for m in first if m.to == ADDRESS["B"]] == ["acknowledgement", "report"]
+
+    def a_plays() -> list[Mail]:
+        record = table.store.game("revhr")
+        assert record is not None and module.must_act(record.state) == ("A",)
+        return [m for m in table.play("revhr", "A", module.legal_orders(record.state, "A")[0])
+                if m.to == ADDRESS["B"]]
+
+    held = table.phase("revhr")
+    now[0] = START + timedelta(hours=1)
+    assert a_plays() == []  # within 12 hours of the last mail: held
+    now[0] = START + timedelta(hours=13)
+    later = table.phase("revhr")
+    mails = a_plays()
+    assert len(mails) == 1 and f"--- {held} ---" in mails[0].text and f"phase {later}" in mails[0].text
+    record = table.store.game("revhr")
+    assert record is not None and module.must_act(record.state) == ("A",)  # sent for the hours, not for a play
