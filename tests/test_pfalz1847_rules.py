@@ -686,3 +686,58 @@ def test_ruling_34_the_tile_manifest() -> None:
             stops = sorted(n.kind for n in h.shape.nodes)
             assert any(shape.colour == following[h.colour] and shape.label == h.shape.label and counts.get(tile)
                        and sorted(n.kind for n in shape.nodes) == stops for tile, shape in DATA.shapes.items()), h.at
+
+
+def _in_need(l_cash: int, s1_cash: int, saar_trains: list[str], saar_director: str = "S1") -> Table:
+    """OR1 of the example at the L's trains step, phase 3+3, the L without a
+    train and with ``l_cash``, its director S1 with ``s1_cash``, the Saar
+    (directed by ``saar_director``) with ``saar_trains``."""
+    g = copy.deepcopy(example("OR1").g)
+    g["bank"] += g["cash"]["L"] + g["cash"]["S1"] - l_cash - s1_cash
+    g["cash"]["L"], g["cash"]["S1"] = l_cash, s1_cash
+    g["phase"] = "3+3"
+    g["director"]["Saar"] = saar_director
+    g["trains"]["Saar"] = list(saar_trains)
+    return Table(g=g).script([("S1", "PASS"), ("S1", "PASS")])
+
+
+def test_ruling_35_the_director_helps_buy_a_train_from_another_company() -> None:
+    t = _in_need(100, 200, ["3", "3+3"])
+    assert t.g["round"]["step"] == "trains" and not t.g["trains"]["L"]
+    saar = t.cash("Saar")
+    refusal = t.refused("S1", "BUY TRAIN 3 FROM SAAR 151")                # above the face value of 150M
+    assert refusal.key == "p47_face_value_only" and refusal.fields == {"train": "3", "price": 150}
+    assert "BUY TRAIN 3 FROM Saar 150" in [str(o) for o in engine.legal_orders(DATA, t.g)]
+    t.do("S1", "BUY TRAIN 3+3 FROM SAAR 300")                            # L's 100M and S1's 200M
+    assert t.g["trains"]["L"] == ["3+3"] and t.cash("L") == 0 and t.cash("S1") == 0
+    assert t.cash("Saar") == saar + 300
+    assert {"event": "emergency", "company": "L", "director": "S1", "amount": 200} in t.g["log"][-1]["events"]
+    poor = _in_need(100, 20, ["3"])
+    assert poor.refused("S1", "BUY TRAIN 3 FROM SAAR 150").key == "p47_emergency"    # S1 lacks 30M
+    poor.do("S1", "BUY TRAIN 3 FROM SAAR 120")                                      # what he can add
+    assert poor.cash("L") == 0 and poor.cash("S1") == 0 and poor.g["trains"]["L"] == ["3"]
+    rich = _in_need(160, 200, ["3+3"])                                  # the L can pay the cheapest bank train
+    assert rich.refused("S1", "BUY TRAIN 3+3 FROM SAAR 250").key == "p47_no_money"
+    offer = _in_need(100, 200, ["3"], saar_director="S2")               # another director: his word first
+    offer.do("S1", "BUY TRAIN 3 FROM SAAR 150")
+    assert offer.seat == "S2" and offer.cash("S1") == 200
+    offer.do("S2", "ACCEPT")
+    assert offer.g["trains"]["L"] == ["3"] and offer.cash("L") == 0 and offer.cash("S1") == 150
+    assert offer.seat == "S1"
+
+
+def test_ruling_36_no_quarry_from_another_company() -> None:
+    from adjudicator.games.pfalz1847.wording import both
+
+    g = copy.deepcopy(example("OR2").g)
+    g["phase"] = "4"
+    g["director"]["Saar"] = "S1"                                       # even with the same director
+    g["privates"]["K"]["owner"] = "Saar"
+    t = Table(g=g)
+    refusal = t.refused("S1", "BUY PRIVATE K 20")
+    assert refusal.key == "p47_not_a_players"
+    assert "nur von Spielern" in both(refusal) and "only from players" in both(refusal)
+    assert not any(str(o).startswith("BUY PRIVATE K") for o in engine.legal_orders(DATA, t.g))
+    g["privates"]["K"]["owner"] = "S1"                                 # from the director himself: at once
+    t = Table(g=g).do("S1", "BUY PRIVATE K 20")
+    assert t.g["privates"]["K"]["owner"] == "L"

@@ -73,23 +73,43 @@ def _buy_train(data: GameData, g: JSON, cid: str, order: BuyTrain) -> None:
         _new_phase(data, g, name)
 
 
-def _trade_check(data: GameData, g: JSON, cid: str, seller: str, name: str, price_: int) -> None:
+def _trade_check(data: GameData, g: JSON, cid: str, seller: str, name: str, price_: int) -> int:
+    """Check that ``cid`` may buy ``name`` from ``seller`` for ``price_``;
+    returns what its director adds from his own money (ruling 35: only a
+    company in need, up to the train's face value)."""
     if name not in g["trains"][seller]:
         raise Refusal("p47_seller_lacks", seller=seller, train=name)
     if len(g["trains"][cid]) >= phase(data, g).limit:
         raise Refusal("p47_train_limit", limit=phase(data, g).limit)
-    if price_ < 1 or g["cash"][cid] < price_:
-        raise Refusal("p47_no_money", need=max(price_, 1), have=g["cash"][cid])
+    if price_ < 1:
+        raise Refusal("p47_no_money", need=1, have=g["cash"][cid])
+    if g["cash"][cid] >= price_:
+        return 0
+    cheapest = _cheapest(data, g)
+    if g["trains"][cid] or (cheapest is not None and g["cash"][cid] >= cheapest):
+        raise Refusal("p47_no_money", need=price_, have=g["cash"][cid])
+    face = data.train(name).price
+    if price_ > face:
+        raise Refusal("p47_face_value_only", train=name, price=face)
+    missing = price_ - int(g["cash"][cid])
+    director = g["director"][cid]
+    if g["cash"][director] < missing:
+        raise Refusal("p47_emergency", need=missing, have=g["cash"][director])
+    return missing
 
 
 def trade_train(data: GameData, g: JSON, cid: str, seller: str, name: str, price_: int) -> None:
     """``cid`` buys a ``name`` train from the company ``seller`` for
-    ``price_`` (both directors agreed); raises ``Refusal`` when that is no
-    longer possible."""
-    _trade_check(data, g, cid, seller, name, price_)
+    ``price_`` (both directors agreed), a company in need with its
+    director's help; raises ``Refusal`` when that is no longer possible."""
+    missing = _trade_check(data, g, cid, seller, name, price_)
     g["trains"][seller].remove(name)
     g["trains"][cid].append(name)
-    _pay(g, cid, seller, price_)
+    _pay(g, cid, seller, price_ - missing)
+    if missing:
+        director = g["director"][cid]
+        _pay(g, director, seller, missing)
+        g["log"].append({"event": "emergency", "company": cid, "director": director, "amount": missing})
     g["log"].append({"event": "train", "company": cid, "train": name, "price": price_, "from": seller})
 
 
