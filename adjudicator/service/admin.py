@@ -301,6 +301,7 @@ def command_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stder
 
     from adjudicator.service.imap import MailboxUnavailable
     from adjudicator.service.lock import AlreadyServing, ServeLock
+    from adjudicator.service.reader import ReaderProcess
     from adjudicator.service.runner import Judge, make_transport
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=stderr)
@@ -322,7 +323,11 @@ def command_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stder
           file=stderr, flush=True)
     try:
         if args.once:
-            judge.poll()
+            judge.reader = ReaderProcess()  # started at the first mail (S37)
+            try:
+                judge.poll()
+            finally:
+                judge.reader.close()
             asyncio.run(judge.send())
             return 0
         asyncio.run(_serve_until_signal(judge))

@@ -67,6 +67,12 @@ def bounded_head(raw: bytes, field_bytes: int, max_fields: int = MAX_HEADERS) ->
     return b"".join(kept) + body
 
 
+def read_head(raw: bytes, field_bytes: int) -> Message:
+    """Only the headers of ``raw`` (bounded as ``bounded_head`` does); its
+    body is not parsed.  Linear in the mail's size."""
+    return BytesHeaderParser(policy=policy.default).parsebytes(bounded_head(raw, field_bytes))
+
+
 def read_message(raw: bytes, field_bytes: int, max_parts: int) -> tuple[Message, str | None]:
     """The parsed mail and, when its body cannot be read within the
     budget, why: more MIME boundaries than ``max_parts`` (nested or not)

@@ -24,19 +24,19 @@ from adjudicator.config import Config, is_address
 from adjudicator.service.pictures import report_images
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, Note, OrderCheck, OrdersBetweenSteps
-from adjudicator.mail.body import read_text
 from adjudicator.mail.compose import Attachment, check_address
 from adjudicator.mail.loops import why_not_answered
 from adjudicator.service import commands as cmd
 from adjudicator.service import gm
 from adjudicator.service import guard, turn_commands
 from adjudicator.service.auth import check_admin_password, check_password, hash_password
-from adjudicator.service.budget import masked_raw, quotes_answer, read_message, scrub
+from adjudicator.service.budget import bounded_head, masked_raw, quotes_answer, read_head, read_message, scrub
 from adjudicator.service.gamedata import Attached, attachments, awaiting
 from adjudicator.service.logwording import detail_text, log_line
 from adjudicator.service.notes import note_text
 from adjudicator.service.notify import queue, queue_notice, reply_subject
 from adjudicator.service.press import read_request, send_press
+from adjudicator.service.reader import Reading, read_body
 from adjudicator.service.render import Texts, catalogue, render
 from adjudicator.service.store import Connection, GameRecord, InboundMail, PlayerRecord, Store, Submission
 from adjudicator.service.turns import ACTIVE, FINISHED, FORMING, end_by_agreement, start_game
@@ -151,14 +151,19 @@ def _visible(char: str) -> str:
     return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
 
 
-def handle_mail(store: Store, config: Config, mail: InboundMail, now: datetime) -> HandledMail:
+def handle_mail(store: Store, config: Config, mail: InboundMail, now: datetime,
+                reading: Reading | None = None) -> HandledMail:
     """Handle one stored mail completely (see the module docstring).
-    ``AlreadyHandled`` (and nothing written) when another process
-    handled the mail first."""
+    ``reading`` is what its body says (``reader.read_body``, read here when
+    not given: the judge reads it in a worker with a hard time bound, S37);
+    only the headers are parsed here.  ``AlreadyHandled`` (and nothing
+    written) when another process handled the mail first."""
     limits = config.limits
-    problem: str | None = None
+    if reading is None:
+        reading = read_body(mail.raw, limits)
+    problem = reading.problem
     try:
-        message, problem = read_message(mail.raw, limits.header_bytes, limits.mime_parts)
+        message = read_head(mail.raw, limits.header_bytes)
         reason = why_not_answered(message, config.loop_id)
         sender = sender_of(message)
     except Exception as error:  # the parser itself failed: nothing to answer to
@@ -183,7 +188,7 @@ def handle_mail(store: Store, config: Config, mail: InboundMail, now: datetime) 
             session.sections.append(Section(session.texts("unreadable_echo"),
                                             [session.texts("unreadable_body", error=problem)]))
         else:
-            session.run(message)
+            session.run(message, reading, mail.raw)
         if session.looped:
             store.replace_inbound_raw(db, mail.id, masked_raw(mail.raw, session.secrets, session.read),
                                       now.isoformat())
@@ -337,12 +342,15 @@ class _Session:
         self.pressed: set[str] = set()
         self.gm_told: set[str] = set()
         self.message: Message | None = None
+        self.raw = b""
         self._attached: tuple[Attached, ...] | None = None
 
     def attached(self) -> tuple[Attached, ...]:
         """The files attached to the mail (read once, when a GM command needs them)."""
         if self._attached is None:
-            self._attached = attachments(self.message, self.config.data_max_bytes) if self.message else ()
+            whole = message_from_bytes(bounded_head(self.raw, self.config.limits.header_bytes),
+                                       policy=policy.default) if self.raw else None
+            self._attached = attachments(whole, self.config.data_max_bytes) if whole is not None else ()
         return self._attached
 
     def power_name(self, power: str) -> str:
@@ -364,14 +372,15 @@ class _Session:
                            "status": game.status})
         return result
 
-    def run(self, message: Message) -> None:
-        """Read the body (within the mail's budget) and carry out every command."""
-        self.message = message
+    def run(self, message: Message, reading: Reading, raw: bytes) -> None:
+        """Carry out every command of the mail's body as ``reading`` read it
+        (``message`` holds its headers, ``raw`` the whole for attachments)."""
+        self.message, self.raw = message, raw
         limits = self.config.limits
-        try:
-            found = read_text(message, limits.text_bytes, limits.mime_parts)
-        except Exception as error:  # a body no decoder can read is answered, not fatal
-            self.sections.append(Section(self.texts("unreadable_echo"), [self.texts("unreadable_body", error=error)]))
+        found = reading.found
+        if found is None:  # a body no decoder can read is answered, not fatal
+            self.sections.append(Section(self.texts("unreadable_echo"),
+                                         [self.texts("unreadable_body", error=reading.error)]))
             return
         self.read = found.text
         if quotes_answer(self.store.last_answer(self.sender), found.text):
@@ -380,14 +389,14 @@ class _Session:
         if found.cut:
             self.sections.append(Section(self.texts("too_long_echo"),
                                          [self.texts("text_cut", read=limits.text_bytes, total=found.total)]))
-        lines, pieces, long_lines = bounded_lines(cmd.mail_lines(found.text), limits.lines, limits.line_chars)
+        lines, pieces, long_lines = list(reading.lines), reading.pieces, list(reading.long_lines)
         if pieces > limits.lines:
             self.sections.append(Section(self.texts("too_long_echo"),
                                          [self.texts("too_long", read=limits.lines, total=pieces)]))
         if long_lines:
             self.sections.append(Section(self.texts("too_long_echo"), [self.texts(
                 "line_too_long", lines=", ".join(str(n) for n in long_lines[:20]), limit=limits.line_chars)]))
-        items = cmd.parse_mail("\n".join(lines))
+        items = reading.items
         self.lines = lines
         self._collect_secrets(items, lines)
         self._verify(items)

@@ -37,6 +37,7 @@ from adjudicator.service.handler import answer_too_complex, handle_mail, shunt
 from adjudicator.service.imap import Backoff, ImapIntake, ImapSettings, MailboxUnavailable
 from adjudicator.service.intake import MaildirIntake, Transport, take_in
 from adjudicator.service.reminders import send_pause_notices, send_reminders
+from adjudicator.service.reader import InlineReader, Reader, ReaderProcess
 from adjudicator.service.outbox import BATCH, SendSummary, SmtpSettings, send_due
 from adjudicator.service.notify import queue, queue_notice
 from adjudicator.service.render import Texts
@@ -130,6 +131,8 @@ class Judge:
         self.mailbox_retry_at: datetime | None = None
         self.scheduler: AsyncIOScheduler | None = None
         self.peers = Coordinator(store, clock, lease=config.lease_seconds)
+        self.reader: Reader = InlineReader()
+        """Reads each mail's body: in this process, or (``serve``) in a worker killed at the limit."""
         self._sending: asyncio.Lock | None = None
         self._jobs: dict[str, tuple[str, str]] = {}
         self._resolving: asyncio.Lock | None = None
@@ -194,8 +197,11 @@ class Judge:
                       f"{attempts - 1} attempts did not finish (the judge stopped or failed during them)")
                 continue
             try:
+                # the body is read within the hard bound of the reader (a worker killed
+                # at the limit, S37); the rest, over bounded data, under the alarm
+                reading = self.reader.read(mail.raw, limits, limits.mail_seconds)
                 with time_budget(limits.mail_seconds):
-                    result = handle_mail(self.store, self.config, mail, self.clock())
+                    result = handle_mail(self.store, self.config, mail, self.clock(), reading)
             except AlreadyHandled:
                 continue
             except MailTimeout:
@@ -480,6 +486,10 @@ class Judge:
         process missed deadlines, then poll, send and wait for deadlines."""
         self.scheduler = AsyncIOScheduler(timezone=timezone.utc)
         self.scheduler.start()
+        inline = self.reader
+        if isinstance(inline, InlineReader):
+            self.reader = ReaderProcess()
+            self.reader.start()
         self._sender = SenderThread(self.store.target, self.send_from, every=min(self.config.poll_interval, 5.0))
         self._sender.start()
         self._sender.wake()  # what a previous run left unsent
@@ -499,4 +509,6 @@ class Judge:
             if self._sender is not None:
                 self._sender.stop()
                 self._sender = None
+            self.reader.close()
+            self.reader = inline
             self.peers.stopped()
