@@ -13,12 +13,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(tmp_path: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+def run(tmp_path: Path, *args: str, stdin: bytes | None = None,
+        timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
     config = tmp_path / "judge.toml"
     if not config.exists():
         config.write_text('[judge]\naddress = "judge@pbem.test"\nlanguage = "en"\n', encoding="utf-8")
     return subprocess.run([sys.executable, "-m", "adjudicator", "--config", str(config), *args], input=stdin,
-                          capture_output=True, cwd=ROOT, timeout=120)
+                          capture_output=True, cwd=ROOT, timeout=timeout)
 
 
 def out(done: subprocess.CompletedProcess[bytes]) -> str:
@@ -73,7 +74,7 @@ def test_serve_on_the_example_configuration_uses_maildirs_under_var(tmp_path: Pa
 
 
 def test_the_demo_plays_to_the_first_builds_and_leaves_its_mails(tmp_path: Path) -> None:
-    done = run(tmp_path, "demo", "--dir", str(tmp_path / "demo"), "--deadline", "3")
+    done = run(tmp_path, "demo", "--dir", str(tmp_path / "demo"), "--deadline", "3", timeout=600)
     text = out(done)
     assert "playing a scripted 30jk game" in text
     assert "phases played: 1618M, 1619M, 1619R, 1619A, 1620M" in text
@@ -86,12 +87,12 @@ def test_the_demo_plays_to_the_first_builds_and_leaves_its_mails(tmp_path: Path)
 
 
 def test_the_standard_demo_dislodges_in_galicia(tmp_path: Path) -> None:
-    text = out(run(tmp_path, "demo", "--variant", "standard", "--dir", str(tmp_path / "demo"), "--deadline", "3"))
+    text = out(run(tmp_path, "demo", "--variant", "standard", "--dir", str(tmp_path / "demo"), "--deadline", "3", timeout=600))
     assert "phases played: S1901M, F1901M, F1901R, W1901A, S1902M" in text
 
 
 def test_the_1847_demo_plays_the_rule_summarys_example(tmp_path: Path) -> None:
-    text = out(run(tmp_path, "demo", "--variant", "1847ae-4", "--dir", str(tmp_path / "demo"), "--deadline", "30"))
+    text = out(run(tmp_path, "demo", "--variant", "1847ae-4", "--dir", str(tmp_path / "demo"), "--deadline", "30", timeout=600))
     assert "playing a scripted 1847ae-4 game" in text
     assert text.split("phases played: ")[1].split("\n")[0].endswith("OR2.1-0027, SR3-0033")
     sent = [message_from_bytes(bytes(m), policy=policy.default) for m in mailbox.Maildir(tmp_path / "demo" / "mail" / "sent")]
