@@ -37,7 +37,7 @@ from adjudicator.games.revolution1848.orders import (
     MILITARY_ORDERS, STEP_ORDERS, Attack, Decide, Discard, Faction, Forecast, Join, General, Keep, Lose, Order, Pass, PlaceArmy,
     Play, Stand, Swear, Withdraw,
 )
-from adjudicator.games.revolution1848.parse import HINT, ParseError, card_id, parse_line
+from adjudicator.games.revolution1848.parse import HINT, ParseError, card_id, in_language, parse_line
 from adjudicator.games.revolution1848.reasons import reason_note
 from adjudicator.games.revolution1848.report import build
 from adjudicator.games.revolution1848.state import PLAYERS, Game, from_json, to_json
@@ -252,13 +252,13 @@ class Revolution1848(SimultaneousPhases):
         the sealed forecast and the plays open now."""
         view = self.private_view(state, power)
         data = _data(state)
-        german = language == "de"
-        lines = [("Deine Hand:" if german else "Your hand:") + ("" if view["hand"] else " -")]
+        lines = [wording.say("r1848_hand_line", language) + ("" if view["hand"] else " -")]
         lines += ["  " + describe.line(data, c["card"])[language] for c in view["hand"]]
         if view["forecast"]:
-            lines.append(("Deine Prognose: " if german else "Your forecast: ") + str(view["forecast"]))
+            lines.append(wording.say("r1848_forecast_line", language, forecast=view["forecast"]))
         if view["orders"]:
-            lines.append(("Jetzt möglich: " if german else "Open to you now: ") + ", ".join(view["orders"]))
+            lines.append(wording.say("r1848_open_line", language,
+                                     orders=", ".join(in_language(o, language) for o in view["orders"])))
         if uses_standin(state.get("options", {})):
             lines.append(STANDIN_NOTE[language])
         return tuple(lines)
@@ -278,10 +278,7 @@ class Revolution1848(SimultaneousPhases):
         }
 
 
-STANDIN_NOTE = {
-    "de": "Ersatzwerte, nicht die Originalkarten: dieses Spiel verwendet den Ersatzkartensatz (cards/1848-standin.toml).",
-    "en": "Stand-in values, not the original cards: this game uses the stand-in card set (cards/1848-standin.toml).",
-}
+STANDIN_NOTE = wording.pair("r1848_standin_note")
 """The mark of every report and private view of a game with the stand-in set."""
 
 CARDS = DataFile(

@@ -21,13 +21,34 @@ from adjudicator.games.revolution1848.orders import (
 from adjudicator.games.lines import ParseError, parse_tree
 from adjudicator.resources import grammar_path
 
-__all__ = ["HINT", "ParseError", "card_id", "colour_of", "parse_line", "party_code"]
+__all__ = ["HINT", "ParseError", "card_id", "colour_of", "in_language", "parse_line", "party_code"]
 
 HINT = ("orders: PLAY PE12 | PLAY Z19 ON PE24 | PLAY PE42 AS Democrat | PASS | KEEP PE12 Z03 | KEEP NOTHING | "
         "DISCARD PE05 | DECIDE RED | FACTION RIGHT | JOIN ALL | FORECAST B | WITHDRAW | STAND | ARMY Z28 TO A04 | GENERAL PE34 TO Z28 | "
         "REMOVE PE34 | ATTACK Z28 ON Z13 | SWEAR Z28 | NONE | LOSE Z29 (German: SPIELE, AUF, ALS, PASSE, "
         "BEHALTE, NICHTS, ABWERFEN, ENTSCHEIDUNG ROT/BLAU, FRAKTION RECHTE/LINKE/BEIDE, UNTERSTELLE ALLE/KEINE, PROGNOSE, ZURUECKNEHMEN, BEIBEHALTEN, ARMEE ... AN, "
         "HEERFUEHRER ... ZU, ENTFERNE, ANGRIFF ... AUF, VEREIDIGE, KEINE, VERLIERE)")
+
+
+_GERMAN = {"PLAY": "SPIELE", "ON": "AUF", "AS": "ALS", "PASS": "PASSE", "KEEP": "BEHALTE", "NOTHING": "NICHTS",
+           "DISCARD": "ABWERFEN", "DECIDE": "ENTSCHEIDUNG", "RED": "ROT", "BLUE": "BLAU", "FACTION": "FRAKTION",
+           "RIGHT": "RECHTE", "LEFT": "LINKE", "BOTH": "BEIDE", "JOIN": "UNTERSTELLE", "ALL": "ALLE", "NONE": "KEINE",
+           "FORECAST": "PROGNOSE", "WITHDRAW": "ZURUECKNEHMEN", "STAND": "BEIBEHALTEN", "ARMY": "ARMEE",
+           "GENERAL": "HEERFUEHRER", "REMOVE": "ENTFERNE", "ATTACK": "ANGRIFF", "SWEAR": "VEREIDIGE", "LOSE": "VERLIERE"}
+"""The grammar's German keyword for each English keyword of a canonical order."""
+
+
+def in_language(order: str, language: str) -> str:
+    """A canonical (English) order written with the keywords of
+    ``language``: ``ARMY Z28 TO A04`` is ``ARMEE Z28 AN A04`` in German
+    (``GENERAL PE34 ZU Z28``); card ids, parties and letters stay.  The
+    grammar reads the German form as the same order."""
+    if language != "de":
+        return order
+    words = order.split()
+    head = words[0] if words else ""
+    out = [_GERMAN.get(w, w) if w != "TO" else ("ZU" if head == "GENERAL" else "AN") for w in words]
+    return " ".join(out)
 
 
 @cache

@@ -87,6 +87,11 @@ REASONS: tuple[tuple[str, str], ...] = (
 the whole reason; its named groups are the entry's fields (``step_key``,
 ``decision_key``: the entries ``r1848_step_<step>``, ``r1848_colour_<colour>``)."""
 
+_NATIONS = ("austria", "prussia", "any", "revolution")
+"""The nations an army card names (``cards.py``): the field ``nation`` is
+worded as the entry ``r1848_nation_<nation>``; an army place ``free`` as
+``r1848_place_free`` (the other places are card ids)."""
+
 _LISTS = ("open", "expected", "cards")
 """Fields holding a list written with ``or``/commas: shown with ``/`` in either language."""
 
@@ -119,6 +124,11 @@ def reason_note(message: str, hint: str = "") -> Note | None:
             fields["step_key"] = f"r1848_step_{fields['step_key']}"
         if "decision_key" in fields:
             fields["decision_key"] = f"r1848_colour_{fields['decision_key']}"
+        if fields.get("nation") in _NATIONS:
+            fields["nation_key"] = f"r1848_nation_{fields.pop('nation')}"
+        for name in ("at", "other"):
+            if fields.get(name) == "free":
+                fields[f"{name}_key"] = f"r1848_place_{fields.pop(name)}"
         if hint:
             fields["hint"] = hint
         return Note(key, tuple(sorted(fields.items())))

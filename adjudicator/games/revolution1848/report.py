@@ -19,24 +19,11 @@ from adjudicator.games.revolution1848.state import PLAYERS, Game
 
 JSON = dict[str, Any]
 
-STEP_NAMES = {
-    "keep": ("Karten, die liegen bleiben (Phase 2)", "cards that stay (phase 2)"),
-    "play": ("Aktion {tag}", "action {tag}"),
-    "faction": ("Wahl der liberalen Fraktion", "the choice of the Liberal faction"),
-    "join": ("Armeen unter das Parlament (A12)", "armies under the parliament (A12)"),
-    "vote": ("Entscheidung des Gewinners", "the winner's decision"),
-    "military": ("Militäraktion", "military action"),
-    "loss": ("Verlust einer Armee", "an army's loss"),
-    "forecast": ("Prognose", "forecast"),
-    "withdraw": ("Zurücknahme der Prognose", "withdrawing the forecast"),
-    "over": ("Spielende", "end of the game"),
-}
 
 
 def step_name(game: Game) -> dict[str, str]:
     """What a step is called: ``Aktion 2`` / ``action 2``."""
-    de, en = STEP_NAMES[game.step]
-    return {"de": de.format(tag=game.tag), "en": en.format(tag=game.tag)}
+    return wording.pair(f"r1848_stepname_{game.step}", tag=game.tag)
 
 
 def build(data: CardData, before: Game, after: Game, revealed: dict[str, list[str]],
@@ -52,8 +39,8 @@ def build(data: CardData, before: Game, after: Game, revealed: dict[str, list[st
         "flow_name": {"de": wording.card(data, before.flow), "en": f"{flow.id} {flow.name_en or flow.name}".strip()},
         "round": before.round,
         "next_phase": after.phase if after.step != "over" else None,
-        "orders": [{"player": p, "lines": revealed.get(p, []), "cards": _played(data, after, revealed.get(p, [])),
-                    "note": None} for p in before.actors],
+        "orders": [{"player": p, "lines": revealed.get(p, []), "shown": wording.orders(revealed.get(p, [])),
+                    "cards": _played(data, after, revealed.get(p, [])), "note": None} for p in before.actors],
         "standin": None,
         "events": [wording.note(data, n) for n in notes],
         "evaluation": [],
@@ -105,12 +92,9 @@ def _played(data: CardData, after: Game, lines: list[str]) -> list[dict[str, str
 def next_step(game: Game) -> dict[str, str]:
     """Who acts next and how, in both languages."""
     if game.step == "over":
-        return wording.both("Das Spiel ist beendet.", "The game is over.")
-    who_de = " und ".join(f"Spieler {p}" for p in game.actors)
-    who_en = " and ".join(f"Player {p}" for p in game.actors)
-    name = step_name(game)
-    return wording.both(f"Als nächstes ({game.phase}): {name['de']} – {who_de}.",
-                        f"Next ({game.phase}): {name['en']} – {who_en}.")
+        return wording.pair("r1848_next_over")
+    who = wording.joined([wording.player(p) for p in game.actors], wording.pair("r1848_players_and"))
+    return wording.pair("r1848_next", phase=game.phase, step=step_name(game), who=who)
 
 
 def final(data: CardData, game: Game) -> JSON:
@@ -122,6 +106,5 @@ def final(data: CardData, game: Game) -> JSON:
         rows.append({"player": player, **points[player], "forecast": letter,
                      "forecast_text": data.rules.forecasts[letter].text,
                      "forecast_points": points[player]["forecast"]})
-    end = wording.both("Die Revolution ist gescheitert (A25).", "The revolution has failed (A25).") \
-        if game.ended == "A25" else wording.both("Die Revolution hat gesiegt (A26).", "The revolution has won (A26).")
+    end = wording.pair(f"r1848_end_{game.ended}")
     return {"end": game.ended, "end_text": end, "rows": rows}

@@ -1,4 +1,6 @@
-"""The sentences of 1848's reports, in German and English.
+"""The sentences of 1848's reports, in German and English, from the
+game's part of the message catalogue (``templates/texts/revolution1848.toml``,
+keys ``r1848_*``).
 
 Every function returns ``{"de": ..., "en": ...}``; the report templates
 print the entry of the game's language.  The wording follows the rule
@@ -8,38 +10,67 @@ Wert", "Spieler B ist im Vorteil").
 
 from __future__ import annotations
 
+import tomllib
+from functools import cache
 from typing import Any
 
 from adjudicator.games.revolution1848.cards import CardData
 from adjudicator.games.revolution1848.evaluation import Bloc, Evaluation
+from adjudicator.games.revolution1848.parse import in_language
+from adjudicator.resources import data_dir
 
 Text = dict[str, str]
+LANGUAGES = ("de", "en")
 
-PARTY_NAMES = {
-    "LIB": ("Liberale", "Liberals"), "DEM": ("Demokraten", "Democrats"), "REP": ("Republikaner", "Republicans"),
-    "REA": ("Reaktionäre", "Reactionaries"), "RLIB": ("Rechte Liberale", "Right Liberals"),
-    "LLIB": ("Linke Liberale", "Left Liberals"),
-}
-DATIVE = {"LIB": "Liberalen", "DEM": "Demokraten", "REP": "Republikanern", "REA": "Reaktionären",
-          "RLIB": "Rechten Liberalen", "LLIB": "Linken Liberalen"}
-"""German party names after "bei den", "zu den"."""
-COLOUR_NAMES = {"red": ("rot", "red"), "blue": ("blau", "blue")}
+
+@cache
+def _entries() -> dict[str, dict[str, str]]:
+    with open(data_dir("templates") / "texts" / "revolution1848.toml", "rb") as handle:
+        return tomllib.load(handle)
+
+
+def say(key: str, language: str, **fields: Any) -> str:
+    """The catalogue entry ``key`` in ``language`` with ``fields``; a field
+    that is itself a pair ``{"de", "en"}`` is taken in the same language."""
+    shown = {k: (v[language] if isinstance(v, dict) else v) for k, v in fields.items()}
+    entry = _entries()[key]
+    return entry.get(language, entry["en"]).format(**shown)
+
+
+def pair(key: str, **fields: Any) -> Text:
+    """The catalogue entry ``key`` in both languages (see ``say``)."""
+    return {language: say(key, language, **fields) for language in LANGUAGES}
 
 
 def both(de: str, en: str) -> Text:
-    """A sentence in both languages."""
+    """Two texts already in their languages (names, card data) as a pair."""
     return {"de": de, "en": en}
+
+
+def joined(parts: list[Text], separator: str | Text) -> Text:
+    """``parts`` joined language by language with ``separator``."""
+    return {lang: (separator[lang] if isinstance(separator, dict) else separator).join(p[lang] for p in parts)
+            for lang in LANGUAGES}
 
 
 def player(name: str) -> Text:
     """``Spieler A`` / ``Player A``."""
-    return both(f"Spieler {name}", f"Player {name}")
+    return pair("r1848_player", name=name)
 
 
 def party(code: str) -> Text:
     """A party's name."""
-    de, en = PARTY_NAMES[code]
-    return both(de, en)
+    return pair(f"r1848_party_{code}")
+
+
+PARTY_NAMES = {code: (party(code)["de"], party(code)["en"]) for code in ("LIB", "DEM", "REP", "REA", "RLIB", "LLIB")}
+"""(German, English) name of each party, from the catalogue."""
+
+
+def orders(lines: list[str]) -> Text:
+    """Canonical orders as one line with the keywords of each language
+    (``ARMEE Z28 AN A04`` / ``ARMY Z28 TO A04``)."""
+    return {lang: "; ".join(in_language(line, lang) for line in lines) for lang in LANGUAGES}
 
 
 def card(data: CardData, code: str) -> str:
@@ -50,149 +81,92 @@ def card(data: CardData, code: str) -> str:
 
 def colour(data: CardData, flow: str, code: str) -> Text:
     """A decision: ``rot (Allgemeines, gleiches Wahlrecht)``."""
-    de, en = COLOUR_NAMES[code]
+    word = pair(f"r1848_colour_{code}")
     option = data.flows[flow].option(code)
-    name_de, name_en = option.name, option.name_en or option.name
-    return both(f"{de} ({name_de})" if name_de else de, f"{en} ({name_en})" if name_en else en)
+    names = both(option.name, option.name_en or option.name)
+    return {lang: say("r1848_colour_named", lang, colour=word, name=names) if names[lang] else word[lang]
+            for lang in LANGUAGES}
 
 
-def _names(codes: list[str] | tuple[str, ...], lang: int) -> str:
-    return " + ".join(PARTY_NAMES[c][lang] for c in codes)
+def _names(codes: list[str] | tuple[str, ...]) -> Text:
+    return joined([party(c) for c in codes], pair("r1848_and"))
 
 
-def _who(name: str | None, lang: int) -> str:
-    if name is None:
-        return ("keiner", "nobody")[lang]
-    return (f"Spieler {name}", f"Player {name}")[lang]
+def _who(name: str | None) -> Text:
+    return pair("r1848_nobody") if name is None else player(name)
 
 
 def note(data: CardData, entry: dict[str, Any]) -> Text:
     """The sentence of one note of the rules engine (see flow.py, actions.py, military.py)."""
     kind = entry["kind"]
-    who_de = f"Spieler {entry.get('player', '')}"
-    who_en = f"Player {entry.get('player', '')}"
+    who = player(entry.get("player", ""))
     if kind == "flow":
         flow = data.flows[entry["card"]]
-        name = card(data, entry["card"])
-        return both(f"Ablaufkarte {name} liegt aus.", f"Flow card {flow.id} {flow.name_en or flow.name}".rstrip()
-                    + " is revealed.")
+        return both(say("r1848_ev_flow", "de", card=card(data, entry["card"])),
+                    say("r1848_ev_flow", "en", card=f"{flow.id} {flow.name_en or flow.name}".rstrip()))
     if kind == "play":
-        what = card(data, entry["card"])
-        extra_de = extra_en = ""
-        if entry.get("target"):
-            extra_de, extra_en = f" auf {card(data, entry['target'])}", f" on {card(data, entry['target'])}"
-        if entry.get("party"):
-            extra_de += f" als {PARTY_NAMES[entry['party']][0]}"
-            extra_en += f" as {PARTY_NAMES[entry['party']][1]}"
-        return both(f"{who_de} spielt {what}{extra_de}.", f"{who_en} plays {what}{extra_en}.")
+        target = card(data, entry["target"]) if entry.get("target") else None
+        chosen = party(entry["party"]) if entry.get("party") else None
+        key = "r1848_ev_play" + ("_on" if target else "") + ("_as" if chosen else "")
+        return pair(key, who=who, card=card(data, entry["card"]), target=target, party=chosen)
     if kind == "pass":
-        if entry.get("forced"):
-            return both(f"{who_de} passt (keine spielbare Karte).", f"{who_en} passes (no card to play).")
-        if entry.get("default"):
-            return both(f"{who_de} passt (kein Spielzug eingegangen).", f"{who_en} passes (no play received).")
-        return both(f"{who_de} passt.", f"{who_en} passes.")
-    if kind == "parliament_declined":
-        return both(f"{who_de} unterstellt keine Armee dem Parlament.",
-                    f"{who_en} puts no army under the parliament.")
+        how = "_forced" if entry.get("forced") else "_default" if entry.get("default") else ""
+        return pair(f"r1848_ev_pass{how}", who=who)
     if kind == "faction":
-        chosen = {"RLIB": ("die Rechten Liberalen", "the Right Liberals"),
-                  "LLIB": ("die Linken Liberalen", "the Left Liberals"),
-                  "BOTH": ("beide liberalen Fraktionen", "both Liberal factions")}[entry["faction"]]
-        how_de, how_en = (" (keine Wahl eingegangen)", " (no choice received)") if entry.get("default") else ("", "")
-        return both(f"{who_de} nimmt in der Nationalversammlung {chosen[0]}{how_de}.",
-                    f"{who_en} takes {chosen[1]} in the National Assembly{how_en}.")
+        key = "r1848_ev_faction_default" if entry.get("default") else "r1848_ev_faction"
+        return pair(key, who=who, faction=pair(f"r1848_faction_{entry['faction']}"))
     if kind == "attack":
         return _attack(data, entry)
     if kind == "weakened":
-        return both(f"{card(data, entry['card'])} liegt nun auf der Seite von Spieler {entry['side']}.",
-                    f"{card(data, entry['card'])} now lies on Player {entry['side']}'s side.")
-    if kind == "reenter":
-        return both(f"{who_de} wurde attackiert und greift wieder ein.", f"{who_en} was attacked and plays again.")
+        return pair("r1848_ev_weakened", card=card(data, entry["card"]), who=player(entry["side"]))
     if kind == "keep":
         kept = ", ".join(card(data, c) for c in entry["kept"]) or "-"
         gone = ", ".join(card(data, c) for c in entry["gone"]) or "-"
-        mark_de = " (ohne Angabe)" if entry.get("default") else ""
-        mark_en = " (none given)" if entry.get("default") else ""
-        return both(f"{who_de} behält{mark_de}: {kept}; abgelegt: {gone}; {entry['discarded']} Handkarte(n) "
-                    f"zurückgelegt.", f"{who_en} keeps{mark_en}: {kept}; discarded: {gone}; "
-                    f"{entry['discarded']} hand card(s) put back.")
-    if kind == "stalemate":
-        return both(f"Patt: die Runde um {entry['card']} beginnt nochmals ab Phase 2.",
-                    f"Stalemate: the round about {entry['card']} starts again from phase 2.")
-    if kind == "won":
-        return both(f"{who_de} gewinnt die Ablaufkarte {card(data, entry['card'])}.",
-                    f"{who_en} wins the flow card {card(data, entry['card'])}.")
+        key = "r1848_ev_keep_default" if entry.get("default") else "r1848_ev_keep"
+        return pair(key, who=who, kept=kept, gone=gone, count=entry["discarded"])
+    if kind in ("won", "lost"):
+        return pair(f"r1848_ev_{kind}", who=who, card=card(data, entry["card"]))
     if kind == "decision":
-        choice = colour(data, entry["card"], entry["colour"])
-        return both(f"Entscheidung: {choice['de']}.", f"Decision: {choice['en']}.")
-    if kind == "stays":
-        return both(f"{entry['card']} bleibt auf dem Tisch liegen.", f"{entry['card']} stays on the table.")
-    if kind == "radical":
-        return both("Radikalisierung der Revolution: Demokraten und Linke Liberale ändern ihre Haltung.",
-                    "The revolution radicalises: Democrats and Left Liberals change their stance.")
-    if kind == "parliament_army":
-        cards = ", ".join(entry["cards"])
-        return both(f"Armeen von {who_de} unterstellen sich dem Parlament (A12): {cards}.",
-                    f"{who_en}'s armies submit to parliament (A12): {cards}.")
-    if kind == "oath_skipped":
-        return both("A12 liegt aus: A15 wird übergangen.", "A12 lies on the table: A15 is passed over.")
-    if kind == "oath_none":
-        return both("Keine Armee wird vereidigt.", "No army takes the oath.")
-    if kind == "sworn":
-        cards = ", ".join(entry["cards"])
-        return both(f"Eine Armee von {who_de} wird an A15 vereidigt: {cards}.",
-                    f"An army of {who_en} takes the oath at A15: {cards}.")
+        return pair("r1848_ev_decision", choice=colour(data, entry["card"], entry["colour"]))
+    if kind in ("parliament_army", "sworn"):
+        return pair(f"r1848_ev_{kind}", who=who, cards=", ".join(entry["cards"]))
     if kind == "power":
-        bonus = f" + {entry['bonus']}" if entry["bonus"] else ""
-        return both(f"Machtfrage: Revolution {entry['revolution']}{bonus}, Konterrevolution {entry['reaction']}.",
-                    f"Question of power: revolution {entry['revolution']}{bonus}, counter-revolution "
-                    f"{entry['reaction']}.")
+        key = "r1848_ev_power_bonus" if entry["bonus"] else "r1848_ev_power"
+        return pair(key, revolution=entry["revolution"], reaction=entry["reaction"], bonus=entry["bonus"])
     if kind == "military":
-        result = {"conquered": (" – erobert", " – conquered"), "put_down": (" – niedergeschlagen", " – put down"),
-                  "defeated": (" – siegreich", " – victorious")}.get(entry.get("result", ""), ("", ""))
-        return both(f"Militäraktion {who_de}: {entry['order']}{result[0]}.",
-                    f"Military action of {who_en}: {entry['order']}{result[1]}.")
+        result = entry.get("result", "")
+        key = f"r1848_ev_military_{result}" if result in ("conquered", "put_down", "defeated") else "r1848_ev_military"
+        return pair(key, who=who, order=orders([entry["order"]]))
     if kind == "no_military":
-        if entry.get("forced"):
-            return both(f"{who_de} hat keine mögliche Militäraktion.", f"{who_en} has no military action to take.")
-        return both(f"{who_de} verzichtet auf eine Militäraktion.", f"{who_en} takes no military action.")
-    if kind == "lost":
-        return both(f"Die Armee von {who_de} verliert {card(data, entry['card'])}.",
-                    f"{who_en}'s army loses {card(data, entry['card'])}.")
+        return pair("r1848_ev_no_military_forced" if entry.get("forced") else "r1848_ev_no_military", who=who)
     if kind == "forecast":
-        if entry["given"]:
-            return both(f"{who_de} legt seine Prognose verdeckt unter A05.",
-                        f"{who_en} lays his forecast face down under A05.")
-        return both(f"{who_de} gibt keine Prognose ab (es gilt E).", f"{who_en} gives no forecast (E counts).")
+        return pair("r1848_ev_forecast_given" if entry["given"] else "r1848_ev_forecast_none", who=who)
     if kind == "withdraw":
-        if entry["withdrawn"]:
-            return both(f"{who_de} nimmt seine Prognose zurück (es gilt E).",
-                        f"{who_en} withdraws his forecast (E counts).")
-        return both(f"{who_de} bleibt bei seiner Prognose.", f"{who_en} keeps his forecast.")
+        return pair("r1848_ev_withdrawn" if entry["withdrawn"] else "r1848_ev_withdraw_kept", who=who)
+    if kind in _PLAIN:
+        return pair(f"r1848_ev_{kind}", who=who, card=entry.get("card", ""))
     raise ValueError(f"no wording for the note {kind!r}")
 
 
+_PLAIN = ("parliament_declined", "reenter", "stalemate", "stays", "radical", "oath_skipped", "oath_none")
+"""Notes whose sentence takes at most the player and the card id."""
+
+
 def _attack(data: CardData, entry: dict[str, Any]) -> Text:
-    target = card(data, entry["target"])
-    attacker = card(data, entry["card"])
+    fields: dict[str, Any] = {"target": card(data, entry["target"]), "attacker": card(data, entry["card"])}
     result = entry["result"]
-    if result == "eliminated":
-        return both(f"{attacker}: {target} ist ausgeschaltet und kommt ganz aus dem Spiel.",
-                    f"{attacker}: {target} is eliminated and leaves the game.")
-    if result == "devalued":
-        return both(f"{attacker}: {target} ist entwertet (beide Karten auf den Ablagestapel).",
-                    f"{attacker}: {target} is devalued (both cards discarded).")
     if result == "switched":
-        was, now = entry["was"], entry["party"]
-        return both(f"{attacker}: {target} wechselt von den {DATIVE[was]} zu den {DATIVE[now]}.",
-                    f"{attacker}: {target} turns from the {PARTY_NAMES[was][1]} to the {PARTY_NAMES[now][1]}.")
+        fields["was"] = pair(f"r1848_party_dative_{entry['was']}")
+        fields["now"] = pair(f"r1848_party_dative_{entry['party']}")
     if result == "blocked":
-        guard = card(data, entry["guard"])
-        return both(f"Die Attacke {attacker} auf {target} wird durch {guard} abgewehrt (beide Karten auf den "
-                    f"Ablagestapel).", f"The attack {attacker} on {target} is warded off by {guard} (both cards "
-                    f"discarded).")
-    return both(f"{attacker} bleibt ohne Wirkung ({target} liegt nicht mehr aus).",
-                f"{attacker} has no effect ({target} is no longer on the table).")
+        fields["guard"] = card(data, entry["guard"])
+    if result not in ("eliminated", "devalued", "switched", "blocked"):
+        result = "void"
+    return pair(f"r1848_ev_attack_{result}", **fields)
+
+
+def _shares(values: dict[str, int]) -> Text:
+    return joined([pair("r1848_eval_share", who=player(p), value=v) for p, v in values.items()], ", ")
 
 
 def evaluation(data: CardData, flow: str, result: Evaluation) -> list[Text]:
@@ -208,98 +182,76 @@ def evaluation(data: CardData, flow: str, result: Evaluation) -> list[Text]:
     elif result.mode == "nationalversammlung":
         out += _assembly(data, flow, result)
     else:
-        out.append(both("Gesamtwert: " + ", ".join(f"Spieler {p} {v}" for p, v in result.totals.items()) + ".",
-                        "Total value: " + ", ".join(f"Player {p} {v}" for p, v in result.totals.items()) + "."))
+        out.append(pair("r1848_eval_total", values=_shares(dict(result.totals))))
     if result.leader is None:
-        out.append(both("Es entsteht kein Vorteil.", "Nobody is ahead."))
+        out.append(pair("r1848_eval_no_leader"))
+    elif result.decisions:
+        choices = joined([colour(data, flow, c) for c in result.decisions], pair("r1848_or"))
+        out.append(pair("r1848_eval_leader_decides", who=player(result.leader), choices=choices))
     else:
-        text = both(f"Spieler {result.leader} ist im Vorteil.", f"Player {result.leader} is ahead.")
-        if result.decisions:
-            choices = [colour(data, flow, c) for c in result.decisions]
-            text["de"] += " Entscheidung: " + " oder ".join(c["de"] for c in choices) + "."
-            text["en"] += " Decision: " + " or ".join(c["en"] for c in choices) + "."
-        out.append(text)
+        out.append(pair("r1848_eval_leader", who=player(result.leader)))
     return out
 
 
 def _step2(code: str, result: Evaluation) -> Text | None:
     standing = result.standing(code)
     a, b = standing.values["A"], standing.values["B"]
-    de, en = PARTY_NAMES[code]
-    dative = DATIVE[code]
+    dative = pair(f"r1848_party_dative_{code}")
     if a is None and b is None:
         return None
     if a is None or b is None:
         holder, value = ("B", b) if a is None else ("A", a)
-        return both(f"{de}: nur bei Spieler {holder} (Wert {value}).", f"{en}: only Player {holder} (value {value}).")
+        return pair("r1848_eval_only", who=player(holder), value=value, party=party(code))
     if standing.controller is None:
-        return both(f"Bei den {dative} erzielt keiner der Spieler einen höheren Wert ({a} zu {b}).",
-                    f"{en}: neither player has the higher value ({a} to {b}).")
-    return both(f"Bei den {dative} erzielt Spieler {standing.controller} den höheren Wert ({a} zu {b}).",
-                f"{en}: Player {standing.controller} has the higher value ({a} to {b}).")
+        return pair("r1848_eval_even", a=a, b=b, party=dative)
+    return pair("r1848_eval_higher", who=player(standing.controller), a=a, b=b, party=dative)
 
 
 def _stich(result: Evaluation) -> list[Text]:
     if not result.strongest:
-        return [both("Keine Partei liegt aus.", "No party is on the table.")]
+        return [pair("r1848_eval_no_party")]
     values = {s.party: s.total for s in result.standings}
     if len(result.strongest) > 1:
-        return [both(f"Patt: {_names(result.strongest, 0)} sind gleich stark ({values[result.strongest[0]]}).",
-                     f"Stalemate: {_names(result.strongest, 1)} are equally strong ({values[result.strongest[0]]}).")]
+        return [pair("r1848_eval_equal_value", parties=_names(result.strongest), value=values[result.strongest[0]])]
     top = result.strongest[0]
-    owner = result.standing(top).controller
-    return [both(f"Stärkste Partei: {PARTY_NAMES[top][0]} ({values[top]}), kontrolliert von {_who(owner, 0)}.",
-                 f"Strongest party: {PARTY_NAMES[top][1]} ({values[top]}), controlled by {_who(owner, 1)}.")]
+    return [pair("r1848_eval_strongest", party=party(top), value=values[top],
+                 who=_who(result.standing(top).controller))]
 
 
 def _bloc(data: CardData, flow: str, bloc: Bloc) -> Text:
     side = colour(data, flow, bloc.colour)
     if not bloc.parties:
-        return both(f"Seite {side['de']}: niemand (Wert 0).", f"Side {side['en']}: nobody (value 0).")
-    shares_de = ", ".join(f"Spieler {p} {v}" for p, v in bloc.shares.items())
-    shares_en = ", ".join(f"Player {p} {v}" for p, v in bloc.shares.items())
-    return both(f"Seite {side['de']}: {_names(bloc.parties, 0)} = {bloc.value}; kontrolliert von "
-                f"{_who(bloc.controller, 0)} ({shares_de}).",
-                f"Side {side['en']}: {_names(bloc.parties, 1)} = {bloc.value}; controlled by "
-                f"{_who(bloc.controller, 1)} ({shares_en}).")
+        return pair("r1848_eval_side_empty", side=side)
+    return pair("r1848_eval_side", side=side, parties=_names(bloc.parties), value=bloc.value,
+                who=_who(bloc.controller), shares=_shares(dict(bloc.shares)))
+
+
+def _seats(result: Evaluation) -> Text:
+    items = [pair("r1848_eval_seat", party=party(p), value=v, who=_who(result.control.get(p)))
+             for p, v in result.activated.items()]
+    return pair("r1848_eval_seats", items=joined(items, ", "))
 
 
 def _preparliament(result: Evaluation) -> list[Text]:
     if not result.activated:
-        return [both("Kein Parlaments-Wert ist aktiviert.", "No seats are activated.")]
-    items_de = ", ".join(f"{PARTY_NAMES[p][0]} {v} ({_who(result.control.get(p), 0)})"
-                         for p, v in result.activated.items())
-    items_en = ", ".join(f"{PARTY_NAMES[p][1]} {v} ({_who(result.control.get(p), 1)})"
-                         for p, v in result.activated.items())
-    out = [both(f"Aktivierte Parlaments-Werte: {items_de}.", f"Activated seats: {items_en}.")]
+        return [pair("r1848_eval_no_seats")]
+    out = [_seats(result)]
     if len(result.strongest) > 1:
-        out.append(both(f"Patt: {_names(result.strongest, 0)} sind gleich stark.",
-                        f"Stalemate: {_names(result.strongest, 1)} are equally strong."))
+        out.append(pair("r1848_eval_equal", parties=_names(result.strongest)))
     else:
         top = result.strongest[0]
-        out.append(both(f"Stärkste Parlamentspartei: {PARTY_NAMES[top][0]}, kontrolliert von "
-                        f"{_who(result.control.get(top), 0)}.", f"Strongest party: {PARTY_NAMES[top][1]}, "
-                        f"controlled by {_who(result.control.get(top), 1)}."))
+        out.append(pair("r1848_eval_strongest_seats", party=party(top), who=_who(result.control.get(top))))
     return out
 
 
 def _assembly(data: CardData, flow: str, result: Evaluation) -> list[Text]:
     out: list[Text] = []
     if result.first is not None:
-        out.append(both(f"Spieler {result.first} bestimmt zuerst, ob seine Liberalen Rechte oder Linke Liberale "
-                        f"sind.", f"Player {result.first} decides first whether his Liberals are Right or Left "
-                        f"Liberals."))
+        out.append(pair("r1848_eval_first", who=player(result.first)))
     if result.activated:
-        items_de = ", ".join(f"{PARTY_NAMES[p][0]} {v} ({_who(result.control.get(p), 0)})"
-                             for p, v in result.activated.items())
-        items_en = ", ".join(f"{PARTY_NAMES[p][1]} {v} ({_who(result.control.get(p), 1)})"
-                             for p, v in result.activated.items())
-        out.append(both(f"Aktivierte Parlaments-Werte: {items_de}.", f"Activated seats: {items_en}."))
+        out.append(_seats(result))
     for bloc in result.blocs:
         if bloc.parties:
-            side = colour(data, flow, bloc.colour)
-            out.append(both(f"Parlamentsbündnis {side['de']}: {_names(bloc.parties, 0)} = {bloc.value}, "
-                            f"kontrolliert von {_who(bloc.controller, 0)}.",
-                            f"Bloc {side['en']}: {_names(bloc.parties, 1)} = {bloc.value}, controlled by "
-                            f"{_who(bloc.controller, 1)}."))
+            out.append(pair("r1848_eval_bloc", side=colour(data, flow, bloc.colour), parties=_names(bloc.parties),
+                            value=bloc.value, who=_who(bloc.controller)))
     return out
