@@ -46,9 +46,9 @@ def test_the_last_action_of_the_a14_example_is_reported_step_by_step() -> None:
     text = rendered(last.report, last.phase, "R10A14-F", "de")
     plays = text.split("Gespielt (aufgedeckt):\n")[1].split("\n\n")[0]
     assert plays.splitlines() == [
-        "  Spieler A: PLAY Z19 ON PE20",
+        "  Spieler A: SPIELE Z19 AUF PE20",
         "      Z19 Arbeiteraufstand in Paris – Angriff (Aufstand): macht einen Liberalen zum Reaktionär",
-        "  Spieler B: PLAY PE06",
+        "  Spieler B: SPIELE PE06",
         "      PE06 Ludwig und Elise Blenker – Republikaner, Wert 2; Heerführer (Revolution), Stärke 3"]
     assert "PE20 Friedrich Christoph Dahlmann wechselt von den Liberalen zu den Reaktionären." in text
     assert "    PE20 Friedrich Christoph Dahlmann – Reaktionär, Wert 3" in text.split("Spieler B:\n")[-1]

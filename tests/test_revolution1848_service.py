@@ -200,7 +200,7 @@ def test_the_german_report_speaks_german(table: Table) -> None:
     table.play("revde", "A", "PASSE")
     mails = table.play("revde", "B", "PASSE")
     report = next(m for m in mails if m.kind == "report")
-    assert "Gespielt (aufgedeckt):" in report.text and "Spieler A: PASS" in report.text
+    assert "Gespielt (aufgedeckt):" in report.text and "Spieler A: PASSE" in report.text
     assert "Spieler A passt." in report.text
 
 
