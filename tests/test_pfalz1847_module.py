@@ -10,12 +10,13 @@ from datetime import datetime, timezone
 import pytest
 
 from adjudicator.config import Config
-from adjudicator.games.base import GameSetupError
+from adjudicator.games.base import GameSetupError, OrderProblem
 from adjudicator.games.pfalz1847.data import standin_text, template
 from adjudicator.games.pfalz1847.module import Pfalz1847
 from adjudicator.games.pictures.png import to_png
 from adjudicator.games.pictures.svg import to_svg
 from adjudicator.games.registry import game_module
+from adjudicator.service.notes import note_text
 from adjudicator.service.render import Texts
 from adjudicator.service.turns import render_report
 from tests.pfalz1847_helpers import EXAMPLE_SR1
@@ -66,18 +67,26 @@ def test_data_files_have_templates_and_checks() -> None:
     assert any("par space 86" in p for p in files["market"].check(bad_market))
 
 
+def _said(problem: OrderProblem, language: str) -> str:
+    """A refusal as the judge words it in ``language`` (from its note)."""
+    assert problem.note is not None
+    return note_text(problem.note, Texts(language), str)
+
+
 def test_turns_orders_refusals_and_undo() -> None:
     module = _module(4)
     state = module.start({"data": "standin"}, 1)
     assert module.turn(state).seats == ("S4",) and module.must_act(state) == ("S4",)
     assert module.pass_order(state, "S4") == "PASS" and module.pass_order(state, "S1") is None
     check = module.check_orders(state, "S1", [(1, "BUY W")])
-    assert not check.accepted and "nicht am Zug" in check.problems[0].message and "not your turn" in check.problems[0].message
+    assert not check.accepted and "nicht am Zug" in _said(check.problems[0], "de")
+    assert "not your turn" in check.problems[0].message == _said(check.problems[0], "en")
     check = module.check_orders(state, "S4", [(1, "BUY XYZ"), (2, "BUY SCR"), (3, "BUY VIW")])
     assert [a.canonical for a in check.accepted] == ["BUY SCR"]
-    assert "Startpaket" in check.problems[0].message and "start packet" in check.problems[0].message
+    assert "Startpaket" in _said(check.problems[0], "de") and "start packet" in check.problems[0].message
+    assert "Startpaket" not in check.problems[0].message
     assert "BUY" in check.problems[0].hint
-    assert "nicht am Zug" in check.problems[1].message                # the turn has passed to S3
+    assert "nicht am Zug" in _said(check.problems[1], "de")               # the turn has passed to S3
     result = module.resolve(state, {"S4": ["BUY SCR"]})
     assert result.undoable and result.next_phase == "SR1-0002"
     state = result.state
@@ -155,8 +164,9 @@ def test_every_illegal_order_is_refused_in_both_languages_with_the_alternatives(
     for seat, line, german, english in cases:
         check = module.check_orders(state, seat, [(1, line)])
         assert not check.accepted, line
-        message = check.problems[0].message
-        assert german in message and english in message, (line, message)
+        german_text, english_text = _said(check.problems[0], "de"), _said(check.problems[0], "en")
+        assert german in german_text and english in english_text, (line, german_text, english_text)
+        assert english not in german_text and german not in english_text, line
         if seat == "S1":
             assert "LAY 58 G17 ROT 1" in check.problems[0].hint, line             # the legal alternatives
     assert state == before
@@ -164,14 +174,15 @@ def test_every_illegal_order_is_refused_in_both_languages_with_the_alternatives(
     poor["game"]["bank"] += poor["game"]["cash"]["L"] - 50
     poor["game"]["cash"]["L"] = 50
     check = module.check_orders(poor, "S1", [(1, "LAY 57 G19 ROT 2")])       # 80M river, 50M there
-    assert "fehlt Geld" in check.problems[0].message and "not enough money" in check.problems[0].message
+    assert "fehlt Geld" in _said(check.problems[0], "de") and "not enough money" in _said(check.problems[0], "en")
     state = module.resolve(state, {"S1": ["LAY 58 G17 ROT 1", "LAY 57 G19 ROT 2", "STATION G15", "BUY TRAIN 3",
                                           "PASS"]}).state
     for seat, line in [("S4", "PASS"), ("S1", "BUY L IPO"), ("S2", "PASS"), ("S3", "PASS"), ("S4", "PASS"),
                        ("S1", "PASS")]:
         state = module.resolve(state, {seat: [line]}).state
     check = module.check_orders(state, "S1", [(1, "RUN 3: F18-G15")])
-    assert "no track runs" in check.problems[0].message and "keine Strecke" in check.problems[0].message
+    assert "no track runs" in _said(check.problems[0], "en") and "keine Strecke" in _said(check.problems[0], "de")
+    assert _said(check.problems[0], "de").startswith("die Route F18-G15 geht nicht: ")
 
 
 def test_a_resolution_always_moves_on() -> None:

@@ -727,7 +727,7 @@ def test_ruling_35_the_director_helps_buy_a_train_from_another_company() -> None
 
 
 def test_ruling_36_no_quarry_from_another_company() -> None:
-    from adjudicator.games.pfalz1847.wording import both
+    from adjudicator.games.pfalz1847.wording import refusal as worded
 
     g = copy.deepcopy(example("OR2").g)
     g["phase"] = "4"
@@ -736,7 +736,7 @@ def test_ruling_36_no_quarry_from_another_company() -> None:
     t = Table(g=g)
     refusal = t.refused("S1", "BUY PRIVATE K 20")
     assert refusal.key == "p47_not_a_players"
-    assert "nur von Spielern" in both(refusal) and "only from players" in both(refusal)
+    assert "nur von Spielern" in worded(refusal, "de") and "only from players" in worded(refusal, "en")
     assert not any(str(o).startswith("BUY PRIVATE K") for o in engine.legal_orders(DATA, t.g))
     g["privates"]["K"]["owner"] = "S1"                                 # from the director himself: at once
     t = Table(g=g).do("S1", "BUY PRIVATE K 20")

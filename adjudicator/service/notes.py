@@ -14,15 +14,17 @@ _POWER_FIELDS = ("power", "owner")
 def note_text(note: Note, texts: Texts, power_name: Callable[[str], str]) -> str:
     """The catalogue entry ``note.key`` filled with its fields: power keys
     (fields ``power``, ``owner``) as power names, fields ending in ``_key``
-    as their own catalogue entry (under the name without ``_key``), a
+    as their own catalogue entry (under the name without ``_key``, filled
+    with the note's other fields), a
     ``suggest`` field as a "did you mean" after it and a ``hint`` field
     (the order syntax expected) as the catalogue's hint line after that."""
     fields = dict(note.fields)
     for name in _POWER_FIELDS:
         if name in fields:
             fields[name] = power_name(fields[name])
-    for name in [n for n in fields if n.endswith("_key")]:
-        fields[name.removesuffix("_key")] = texts(fields.pop(name))
+    keys = {name: fields.pop(name) for name in [n for n in fields if n.endswith("_key")]}
+    for name, key in keys.items():
+        fields[name.removesuffix("_key")] = texts(key, **fields)
     suggest = fields.pop("suggest", None)
     hint = fields.pop("hint", None)
     text = texts(note.key, **fields)

@@ -27,7 +27,7 @@ from adjudicator.games.pfalz1847.orders import Undo
 from adjudicator.games.pfalz1847.parse import HINT, ParseError, parse_line
 from adjudicator.games.pfalz1847.picture import draw
 from adjudicator.games.pfalz1847.report import actions_now, build_report, report_lines, status_lines
-from adjudicator.games.pfalz1847.wording import both
+from adjudicator.games.pfalz1847.wording import refusal, refusal_note
 from adjudicator.games.pictures.scene import Scene
 
 VARIANT = "1847ae"
@@ -140,7 +140,8 @@ class Pfalz1847:
                 continue
             if isinstance(order, Undo):
                 if not history or history[-1][0] != power:
-                    problems.append(OrderProblem(number, 1, text, both(engine.Refusal("p47_nothing_to_undo"))))
+                    nothing = engine.Refusal("p47_nothing_to_undo")
+                    problems.append(OrderProblem(number, 1, text, refusal(nothing, "en"), note=refusal_note(nothing)))
                     continue
                 history.pop()
                 g = replay(data, self.players, history)
@@ -148,9 +149,10 @@ class Pfalz1847:
                 continue
             try:
                 g = engine.apply(data, g, power, order)
-            except engine.Refusal as refusal:
+            except engine.Refusal as problem:
                 hint = "; ".join(actions_now(data, g, power, "en", short=True)) if engine.actor(data, g) == power else ""
-                problems.append(OrderProblem(number, 1, text, both(refusal), hint[:400]))
+                problems.append(OrderProblem(number, 1, text, refusal(problem, "en"), hint[:400],
+                                             refusal_note(problem, hint[:400])))
                 continue
             history.append([power, str(order)])
             accepted.append(AcceptedOrder(number, text, str(order)))

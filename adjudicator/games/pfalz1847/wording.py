@@ -8,6 +8,7 @@ import tomllib
 from functools import cache
 from typing import Any
 
+from adjudicator.games.base import Note
 from adjudicator.games.pfalz1847.engine import Refusal
 from adjudicator.resources import data_dir
 
@@ -31,10 +32,20 @@ def refusal(problem: Refusal, language: str) -> str:
     return say(problem.key, language, **problem.fields)
 
 
-def both(problem: Refusal) -> str:
-    """The refusal in German and English (the judge answers an order
-    before it knows the reader's language)."""
-    return f"{refusal(problem, 'de')} / {refusal(problem, 'en')}"
+def refusal_note(problem: Refusal, hint: str = "") -> Note:
+    """The refusal as a catalogue ``Note`` the judge words in the game's
+    language (``note_text`` reads as ``refusal`` does): a reason inside
+    it (a ``Refusal`` field) becomes ``<field>_key`` with its own fields
+    beside; ``hint`` (the orders open now) is the note's hint line."""
+    fields: dict[str, str] = {}
+    for name, value in problem.fields.items():
+        if isinstance(value, Refusal):
+            fields.update((k, str(v)) for k, v in value.fields.items())
+            fields[f"{name}_key"] = value.key
+    fields.update((k, str(v)) for k, v in problem.fields.items() if not isinstance(v, Refusal))
+    if hint:
+        fields["hint"] = hint
+    return Note(problem.key, tuple(fields.items()))
 
 
 _EVENT_FIELDS = {"source": "from", "seat": "seat"}
