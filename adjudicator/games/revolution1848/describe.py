@@ -2,82 +2,64 @@
 lines of hands, tables and reveals (``PE12 Hans Kudlich – Demokrat, Wert
 6``; ``Z02 Strahlendes Vorbild Vereinigte Staaten – eigene Demokraten +7
 (einmal)``), so players can choose a play without a printed sheet.
+The words are the catalogue's (``templates/texts/revolution1848.toml``,
+keys ``r1848_card_*``, ``r1848_one_*``, ``r1848_object_*``).
 """
 
 from __future__ import annotations
 
 from adjudicator.games.revolution1848.cards import Attack, Boost, CardData, Extra, Military, Person, Protect, Weaken
-from adjudicator.games.revolution1848.wording import PARTY_NAMES, Text, both
-
-SINGULAR = {"LIB": ("Liberaler", "Liberal"), "DEM": ("Demokrat", "Democrat"), "REP": ("Republikaner", "Republican"),
-            "REA": ("Reaktionär", "Reactionary"), "RLIB": ("Rechter Liberaler", "Right Liberal"),
-            "LLIB": ("Linker Liberaler", "Left Liberal")}
-_OBJECT = {"LIB": "Liberalen", "DEM": "Demokraten", "REP": "Republikaner", "REA": "Reaktionär",
-           "RLIB": "Rechten Liberalen", "LLIB": "Linken Liberalen"}
-"""A party's person after "einen" and "zum"."""
-CATEGORY_NAMES = {"satire": ("Satire", "satire"), "influence": ("Beeinflussung", "influence"),
-                  "uprising": ("Aufstand", "uprising")}
-NATION_NAMES = {"austria": ("Österreich", "Austria"), "prussia": ("Preußen", "Prussia"),
-                "any": ("beliebig", "any"), "revolution": ("Revolution", "revolution")}
+from adjudicator.games.revolution1848.wording import LANGUAGES, Text, both, pair, party
 
 
-def _join(parts: list[str], word: str) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" {word} " + parts[-1]
+def _join(parts: list[Text], word: str) -> Text:
+    """``a``, ``a oder b``, ``a, b oder c`` in each language (``word``: r1848_list_or/and)."""
+    last = pair(word)
+    return {lang: parts[0][lang] if len(parts) == 1 else ", ".join(p[lang] for p in parts[:-1]) + f" {last[lang]} "
+            + parts[-1][lang] for lang in LANGUAGES}
 
 
-def _person(person: Person, party: str | None) -> Text:
-    parties = [party] if party else list(person.parties)
-    de = _join([SINGULAR[p][0] for p in parties], "oder")
-    en = _join([SINGULAR[p][1] for p in parties], "or")
-    de, en = f"{de}, Wert {person.value}", f"{en}, value {person.value}"
+def _nation(code: str) -> Text:
+    return pair(f"r1848_nation_name_{code}")
+
+
+def _person(person: Person, chosen: str | None) -> Text:
+    parties = _join([pair(f"r1848_one_{p}") for p in ([chosen] if chosen else list(person.parties))], "r1848_list_or")
     if person.general != "none":
-        nation_de, nation_en = NATION_NAMES[person.general]
-        de += f"; Heerführer ({nation_de}), Stärke {person.strength}"
-        en += f"; general ({nation_en}), strength {person.strength}"
-    return both(de, en)
+        return pair("r1848_card_general", parties=parties, value=person.value, nation=_nation(person.general),
+                    strength=person.strength)
+    return pair("r1848_card_person", parties=parties, value=person.value)
+
+
+def _times(each: bool) -> Text:
+    return pair("r1848_card_each" if each else "r1848_card_once")
 
 
 def _boost(effect: Boost) -> Text:
-    times_de, times_en = ("je Karte", "each card") if effect.each else ("einmal", "once")
-    return both(f"eigene {PARTY_NAMES[effect.party][0]} {effect.amount:+d} ({times_de})",
-                f"own {PARTY_NAMES[effect.party][1]} {effect.amount:+d} ({times_en})")
+    return pair("r1848_card_boost", party=party(effect.party), amount=f"{effect.amount:+d}", times=_times(effect.each))
 
 
 def _weaken(effect: Weaken) -> Text:
-    times_de, times_en = ("je Karte", "each card") if effect.each else ("einmal", "once")
-    return both(f"gegnerische {PARTY_NAMES[effect.party][0]} -{effect.amount} ({times_de}; liegt beim Gegner)",
-                f"opponent's {PARTY_NAMES[effect.party][1]} -{effect.amount} ({times_en}; lies on his side)")
+    return pair("r1848_card_weaken", party=party(effect.party), amount=effect.amount, times=_times(effect.each))
 
 
 def _protect(effect: Protect) -> Text:
-    against = sorted(effect.against)
-    return both(f"schützt eigene {PARTY_NAMES[effect.party][0]} gegen "
-                f"{_join([CATEGORY_NAMES[c][0] for c in against], 'und')}",
-                f"protects own {PARTY_NAMES[effect.party][1]} against "
-                f"{_join([CATEGORY_NAMES[c][1] for c in against], 'and')}")
+    against = _join([pair(f"r1848_category_{c}") for c in sorted(effect.against)], "r1848_list_and")
+    return pair("r1848_card_protect", party=party(effect.party), against=against)
 
 
 def _attack(effect: Attack) -> Text:
-    kind_de, kind_en = CATEGORY_NAMES[effect.category]
+    kind = pair(f"r1848_category_{effect.category}")
     if effect.action == "switch":
-        return both(f"Angriff ({kind_de}): macht einen {_OBJECT[effect.switch_from]} zum {_OBJECT[effect.switch_to]}",
-                    f"attack ({kind_en}): turns a {SINGULAR[effect.switch_from][1]} into a "
-                    f"{SINGULAR[effect.switch_to][1]}")
-    extra_de = " oder entwertet eine Zusatzkarte" if "extra" in effect.targets else ""
-    extra_en = " or devalues an extra card" if "extra" in effect.targets else ""
-    return both(f"Angriff ({kind_de}): schaltet eine Person aus{extra_de}",
-                f"attack ({kind_en}): eliminates a person{extra_en}")
+        return pair("r1848_card_switch", kind=kind, was=pair(f"r1848_object_{effect.switch_from}"),
+                    now=pair(f"r1848_object_{effect.switch_to}"))
+    key = "r1848_card_eliminate_or_devalue" if "extra" in effect.targets else "r1848_card_eliminate"
+    return pair(key, kind=kind)
 
 
 def _military(effect: Military) -> Text:
-    nation_de, nation_en = NATION_NAMES[effect.nation]
-    if effect.kind == "army":
-        return both(f"Armee ({nation_de}), Stärke {effect.strength}", f"army ({nation_en}), strength {effect.strength}")
-    if effect.kind == "reinforce":
-        return both(f"verstärkt eine Armee ({nation_de}) um {effect.strength}",
-                    f"reinforces an army ({nation_en}) by {effect.strength}")
-    return both(f"Interventionsgelegenheit: eine Armee ({nation_de}) mit mehr als {effect.strength} erobert sie",
-                f"intervention opportunity: an army ({nation_en}) of more than {effect.strength} conquers it")
+    key = {"army": "r1848_card_army", "reinforce": "r1848_card_reinforce"}.get(effect.kind, "r1848_card_intervention")
+    return pair(key, nation=_nation(effect.nation), strength=effect.strength)
 
 
 def _extra(extra: Extra) -> Text:
@@ -88,7 +70,7 @@ def _extra(extra: Extra) -> Text:
     if extra.military is not None:
         parts.append(_military(extra.military))
     if not parts:
-        return both("ohne Wirkung", "no effect")
+        return pair("r1848_card_no_effect")
     return both("; ".join(p["de"] for p in parts), "; ".join(p["en"] for p in parts))
 
 

@@ -63,10 +63,6 @@ def party(code: str) -> Text:
     return pair(f"r1848_party_{code}")
 
 
-PARTY_NAMES = {code: (party(code)["de"], party(code)["en"]) for code in ("LIB", "DEM", "REP", "REA", "RLIB", "LLIB")}
-"""(German, English) name of each party, from the catalogue."""
-
-
 def orders(lines: list[str]) -> Text:
     """Canonical orders as one line with the keywords of each language
     (``ARMEE Z28 AN A04`` / ``ARMY Z28 TO A04``)."""
