@@ -90,3 +90,29 @@ def test_a_second_connection_in_one_process_keeps_the_first_ones_writes_visible(
         assert others_see() == n + 1
     second.close()
     first.close()
+
+
+def test_the_main_thread_makes_way_for_the_senders_pending_write(tmp_path: Path) -> None:
+    """``make_way`` returns only once the sender's announced write has been
+    committed (so that on SQLite a storm of resolutions cannot starve the sender)."""
+    from adjudicator.service.sender import _Gate, _GatedStore
+
+    main = Store(tmp_path / "judge.sqlite3")
+    gate = _Gate()
+    inside = threading.Event()
+
+    def write() -> None:
+        store = _GatedStore(tmp_path / "judge.sqlite3", gate)
+        with store.transaction() as db:
+            inside.set()
+            time.sleep(0.2)
+            store.queue_mail(db, ("a@example.org",), b"Subject: x\r\n\r\ny\r\n", "2026-12-01T10:00:00+00:00")
+        store.close()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert inside.wait(10)
+    gate.make_way(30)
+    assert len(main.unsent_mail()) == 1
+    writer.join()
+    main.close()

@@ -366,13 +366,16 @@ class Judge:
         mail is sent now (no thread: a round of its own)."""
         if self._sender is not None:
             self._sender.wake()
+            self._sender.make_way()
         else:
             await self.send()
 
     def _wake_sender(self) -> None:
-        """Tell the sender thread (when serving) that mail may have been queued."""
+        """Tell the sender thread (when serving) that mail may have been
+        queued, and let it write what it waits to write."""
         if self._sender is not None:
             self._sender.wake()
+            self._sender.make_way()
 
     def _tell_refused(self, store: Store, mail_id: str) -> None:
         """Tell the administrator (when configured, and the refused mail

@@ -9,6 +9,13 @@ threads share nothing but the database, where the outbox claims
 (``Store.claim_outbound_many``) keep every mail to one sender, as they do
 between judge instances.  The thread sends when woken (``wake``: mail was
 queued) and every ``every`` seconds in any case.
+
+On SQLite one writer holds the whole file, and the main thread, resolving
+game after game, would keep the sender's few writes (a claim and a
+sent-mark per batch) waiting until the storm is over.  So the sender's
+store announces each write transaction it wants, and the main thread,
+between two games or two mails, makes way for it (``make_way``): the
+sending never waits for more than one game.
 """
 
 from __future__ import annotations
@@ -16,12 +23,51 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from adjudicator.service.store import Store
+from adjudicator.service.store import Connection, Store
 
 log = logging.getLogger("adjudicator")
+
+
+class _Gate:
+    """How many write transactions the sender thread waits to begin or has open."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._writing = 0
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        with self._changed:
+            self._writing += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._writing -= 1
+                self._changed.notify_all()
+
+    def make_way(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until the sender has no write waiting or open."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._writing == 0, timeout)
+
+
+class _GatedStore(Store):
+    """The sender thread's store: each write transaction is announced to the gate."""
+
+    def __init__(self, target: Path | str, gate: _Gate) -> None:
+        super().__init__(target, migrate=False)
+        self._gate = gate
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """``Store.transaction``, announced to the main thread while it waits and runs."""
+        with self._gate.writing(), super().transaction() as db:
+            yield db
 
 
 class SenderThread:
@@ -35,6 +81,7 @@ class SenderThread:
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._opened = threading.Event()
+        self._gate = _Gate()
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="adjudicator-sender", daemon=True)
 
@@ -50,6 +97,11 @@ class SenderThread:
         """Send now (mail was queued); callable from any thread."""
         self._wake.set()
 
+    def make_way(self, timeout: float = 1.0) -> None:
+        """Called by the main thread between two transactions: wait (at most
+        ``timeout`` seconds) until the sender's pending writes are done."""
+        self._gate.make_way(timeout)
+
     def stop(self, timeout: float = 60.0) -> None:
         """Send one last round, then end the thread (waiting at most ``timeout`` seconds)."""
         self._stopping.set()
@@ -58,7 +110,7 @@ class SenderThread:
 
     def _run(self) -> None:
         try:
-            store = Store(self.target, migrate=False)
+            store: Store = _GatedStore(self.target, self._gate)
         except BaseException as error:  # handed to start()
             self._error = error
             self._opened.set()
