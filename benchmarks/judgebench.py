@@ -120,12 +120,14 @@ path = "{folder / 'judge.sqlite3'}"
 
 
 def seat_games(config_path: Path, games: int, *, standard_share: float = 0.7,
-               deadline: datetime | None = None) -> dict[str, list[str]]:
+               deadline: datetime | None = None, own_hashes: bool = False) -> dict[str, list[str]]:
     """Create ``games`` active games (``standard_share`` of them standard,
     the rest 30JK) with every seat taken by ``<game>-<n>@bench.test``, the
     same password for all, the start mails marked sent, and the deadline
-    of every game at ``deadline`` when given.  Returns the seat addresses
-    per game."""
+    of every game at ``deadline`` when given.  The seats share one stored
+    hash unless ``own_hashes`` (each its own salt, as real seats have: then
+    the judge's memory of verified passwords helps each seat only from its
+    second mail on).  Returns the seat addresses per game."""
     config = load_config(config_path)
     store = Store(config.store_target)
     now = datetime.now(timezone.utc)
@@ -140,7 +142,8 @@ def seat_games(config_path: Path, games: int, *, standard_share: float = 0.7,
             addresses = []
             for index, player in enumerate(store.players(name)):
                 address = f"{name}-{index}@bench.test"
-                store.update_player(db, replace(player, address=address, password_hash=password_hash,
+                store.update_player(db, replace(player, address=address,
+                                                password_hash=hash_password(PASSWORD) if own_hashes else password_hash,
                                                 status="playing", joined_at=now.isoformat()))
                 addresses.append(address)
             started = start_game(store, db, config, game, now)
