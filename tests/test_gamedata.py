@@ -125,17 +125,30 @@ def test_one_mail_creates_a_game_with_its_attached_card_file_and_starts_it(judge
 def test_a_bad_card_file_is_answered_with_line_and_field_and_nothing_is_stored(judge: Table) -> None:
     _, secret = create(judge)
     lines = as_gm(judge, secret, "GM CARDS", files=(("cards.toml", bad_cards()),))
-    assert lines[0] == "Data file cards not taken, 2 problem(s) (line: field: what is allowed):"
-    assert lines[1] == "    cards.toml: line 5: [person.PE99]: no such card (PE01-PE42)"
-    assert lines[2] == ("    cards.toml: line 9: [extra.Z04] colour: no such field (allowed: effects, name)")
+    assert lines == ["Data file cards not taken, 2 problem(s):", "    line | card | field | what is allowed",
+                     "    5 | PE99 | - | no such card (allowed: PE01 to PE42)",
+                     "    9 | Z04 | colour | no such field (allowed: effects, name)"]
     lines = as_gm(judge, secret, "GM CARDS", files=(("cards.toml", b"[person.PE02]\nparties = [\"LIB\"]\nvalue = 12\n"),))
-    assert "    cards.toml: line 3: [person.PE02] value: 12 is outside 1-8 (the values of person cards)" in lines
-    assert ("    cards.toml: [person.PE05] value: still unknown; its value, a whole number 1-8; the number under the "
-            "party, bottom left") in lines
+    assert "    3 | PE02 | value | a whole number 1 to 8, not 12" in lines
+    assert "    - | PE05 | value | still unknown: please enter the card's value" in lines
     syntax = as_gm(judge, secret, "GM CARDS", files=(("cards.toml", b"[person.PE02\nvalue = 3\n"),))
-    assert syntax[1].startswith("    cards.toml: line 1, column ") and "not valid TOML" in syntax[1]
+    assert syntax[1].startswith("    cards.toml: line 1, column ") and "not valid TOML" in syntax[1]   # plain text
     game = judge.store.game("spiel2")
     assert game is not None and "data.cards" not in game.options and game.phase == "-"
+
+def test_a_bad_card_file_of_a_german_game_is_answered_in_german_as_a_table(judge: Table) -> None:
+    """Issue 13 point 3: the same findings in a German game read in German,
+    one row per problem (line, card, field, what is allowed), no paths."""
+    _, secret = create(judge)
+    as_gm(judge, secret, "GM LANGUAGE de")
+    lines = as_gm(judge, secret, "SL KARTEN", files=(("cards.toml", bad_cards()),))
+    assert lines == ["Datendatei cards nicht übernommen, 2 Problem(e):", "    Zeile | Karte | Feld | was erlaubt ist",
+                     "    5 | PE99 | - | keine solche Karte (erlaubt: PE01 bis PE42)",
+                     "    9 | Z04 | colour | kein solches Feld (erlaubt: effects, name)"]
+    lines = as_gm(judge, secret, "SL KARTEN", files=(("cards.toml", b"[person.PE02]\nparties = [\"LIB\"]\nvalue = 12\n"),))
+    assert "    3 | PE02 | value | eine ganze Zahl von 1 bis 8, nicht 12" in lines
+    assert "    - | PE05 | value | noch unbekannt: bitte den Wert der Karte eintragen" in lines
+    assert not any("[person." in line or "unknown" in line for line in lines)
 
 
 def test_without_an_attachment_gm_data_says_to_attach_the_file(judge: Table) -> None:

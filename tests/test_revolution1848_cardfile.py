@@ -9,6 +9,7 @@ import re
 import tomllib
 from typing import Any
 
+from adjudicator.games.base import Finding
 from adjudicator.games.revolution1848 import Revolution1848
 from adjudicator.games.revolution1848.cardfile import check, lines_of, template, unknown
 from adjudicator.games.revolution1848.cards import base_data, merged, standin_text
@@ -67,17 +68,21 @@ def test_every_class_of_problem_is_reported_with_line_and_field() -> None:
         "[flow.A07.red]",                 # 9
         'next = "A99"',                   # 10 a next card that does not exist
     ]) + "\n"
-    problems = check(text)
+    found = check(text)
+    problems = [str(p) for p in found]
     assert "line 3: [person.PE02] value: 12 is outside 1-8 (the values of person cards)" in problems
     assert "line 5: [person.PE05] value: expected a whole number, got 'many'" in problems
     assert "line 8: [extra.Z04] effects: cannot read the effect 'boost REP lots'" in problems
     assert any(p.startswith("[person.PE06] value: still unknown; its value") for p in problems)
-    structure = check('[person.PE99]\nvalue = 3\n[extra.Z04]\ncolour = "red"\n[board]\nx = 1\n')
+    outside = next(p for p in found if str(p).startswith("line 3:"))
+    assert isinstance(outside, Finding) and (outside.line, outside.card, outside.field) == (3, "PE02", "value")
+    assert outside.key == "r48_find_outside" and dict(outside.fields) == {"low": "1", "high": "8", "value": "12"}
+    structure = tuple(str(p) for p in check('[person.PE99]\nvalue = 3\n[extra.Z04]\ncolour = "red"\n[board]\nx = 1\n'))
     assert structure == ("line 1: [person.PE99]: no such card (PE01-PE42)",
                          "line 4: [extra.Z04] colour: no such field (allowed: effects, name)",
                          "line 5: [board]: no such table (person, extra, flow, rules)")
-    assert check("[person.PE02\nvalue = 3\n")[0].startswith("line 1, column ")
-    reference = check(standin_text().replace("[flow.A03]\n", '[flow.A03]\nnext = "A99"\n'))
+    assert str(check("[person.PE02\nvalue = 3\n")[0]).startswith("line 1, column ")
+    reference = tuple(str(p) for p in check(standin_text().replace("[flow.A03]\n", '[flow.A03]\nnext = "A99"\n')))
     assert len(reference) == 1 and reference[0].endswith("[flow.A03]: the next card 'A99' does not exist"), reference
 
 

@@ -158,6 +158,26 @@ def data_option(name: str) -> str:
     return f"data.{name}"
 
 
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem of a GM's data file, for an answer in the game's
+    language: where it is (``line`` of the file, 0 when none can be named;
+    the ``card`` or table; the ``field``), what is allowed as a catalogue
+    entry ``key`` with its ``fields``, and ``text``, the same in English
+    (``line N: [card] field: what is allowed``) for the command line and
+    for readers without the catalogue.  ``str()`` is ``text``."""
+
+    text: str
+    key: str = ""
+    fields: tuple[tuple[str, str], ...] = ()
+    line: int = 0
+    card: str = ""
+    field: str = ""
+
+    def __str__(self) -> str:
+        return self.text
+
+
 @dataclass(frozen=True)
 class DataFile:
     """A table of game data the rule text does not give (a card list, a
@@ -170,7 +190,9 @@ class DataFile:
     marked), ``check`` lists what is wrong with a supplied text (empty:
     usable); each problem is one line of text that begins with where it
     is, ``line N: <field>: <what is allowed>`` (``line N`` left out when
-    no line can be named), every problem at once.  ``required`` says that
+    no line can be named), every problem at once, or a ``Finding`` that
+    says the same with a catalogue key (the GM reads it in the game's
+    language, as a table of line, card, field and what is allowed).  ``required`` says that
     a game cannot start without it unless the stand-in data set is chosen
     (option ``data=standin``, or ``<name>=standin`` for this file alone;
     the module then uses its clearly marked stand-in set and every report
@@ -182,7 +204,7 @@ class DataFile:
 
     name: str
     template: Callable[[], str]
-    check: Callable[[str], tuple[str, ...]]
+    check: Callable[[str], tuple[str | Finding, ...]]
     required: bool = True
     standin: Callable[[], str] | None = None
     title_en: str = ""

@@ -149,7 +149,7 @@ def data_options(module: Any, items: list[str], limit: int) -> dict[str, str]:
             problems.append(f"--data {item}: cannot read {path}: {error.strerror}")
             continue
         except gamedata.DataRefused as refused:
-            problems.extend(refused.problems)
+            problems.extend(str(p) for p in refused.problems)
             continue
         options[f"data.{data_file.name}"] = text
     if problems:

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.games.base import STANDIN, DataFile, GameModule, data_option
+from adjudicator.games.base import STANDIN, DataFile, Finding, GameModule, data_option
 
 if TYPE_CHECKING:
     from email.message import Message
@@ -41,11 +41,12 @@ _PATH_KEYS = re.compile(r"(^|[._])(file|path|dir|folder)$", re.IGNORECASE)
 
 class DataRefused(ValueError):
     """A data file that cannot be used; ``problems`` says every reason,
-    each beginning with where it is (line, field)."""
+    each beginning with where it is (line, field): a text or a game's
+    ``Finding`` (whose ``str`` is its English text)."""
 
-    def __init__(self, problems: tuple[str, ...] | list[str]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("; ".join(self.problems))
+    def __init__(self, problems: tuple[str | Finding, ...] | list[str | Finding] | list[str]) -> None:
+        self.problems: tuple[str | Finding, ...] = tuple(problems)
+        super().__init__("; ".join(str(p) for p in self.problems))
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,8 @@ def checked(data_file: DataFile, text: str, where: str) -> str:
     ``DataRefused`` with every problem, each prefixed with ``where``."""
     problems = data_file.check(text)
     if problems:
-        raise DataRefused([f"{where}: {problem}" for problem in problems])
+        raise DataRefused([replace(p, text=f"{where}: {p.text}") if isinstance(p, Finding) else f"{where}: {p}"
+                           for p in problems])
     return text
 
 

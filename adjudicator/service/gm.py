@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
@@ -28,7 +28,7 @@ from lark import Lark, Token, Tree, UnexpectedInput
 from adjudicator.config import Config, format_duration, is_address, parse_duration
 from adjudicator.mail.compose import check_address
 from adjudicator.games import UnknownGame, game_module
-from adjudicator.games.base import STANDIN, GameModule, GameSetupError, PositionEdits
+from adjudicator.games.base import STANDIN, Finding, GameModule, GameSetupError, PositionEdits
 from adjudicator.resources import grammar_path
 from adjudicator.mail.compose import Attachment
 from adjudicator.service import gamedata
@@ -534,12 +534,31 @@ def _supply(context: GmContext, data_file: Any, raw: bytes, where: str) -> bool:
 _MAX_PROBLEM_LINES = 100
 
 
-def _data_problems(context: GmContext, name: str, problems: tuple[str, ...]) -> bool:
-    context.lines.append(context.texts("data_refused", name=name, count=len(problems)))
-    context.lines.extend("    " + p[:200] for p in problems[:_MAX_PROBLEM_LINES])
+def _data_problems(context: GmContext, name: str, problems: Sequence[str | Finding]) -> bool:
+    """The answer to a data file that is not taken: every problem, those a
+    game words from the catalogue as a table (line, card, field, what is
+    allowed) in the game's language, the others as their text."""
+    shown = problems[:_MAX_PROBLEM_LINES]
+    if any(isinstance(p, Finding) and p.key for p in problems):
+        context.lines.append(context.texts("data_refused_table", name=name, count=len(problems)))
+        context.lines.append("    " + context.texts("data_finding_head"))
+        context.lines.extend("    " + _finding_row(context, p)[:240] for p in shown)
+    else:
+        context.lines.append(context.texts("data_refused", name=name, count=len(problems)))
+        context.lines.extend("    " + str(p)[:200] for p in shown)
     if len(problems) > _MAX_PROBLEM_LINES:
         context.lines.append(context.texts("data_more_problems", count=len(problems) - _MAX_PROBLEM_LINES))
     return False
+
+
+def _finding_row(context: GmContext, problem: str | Finding) -> str:
+    """One row of the table of a data file's problems: line | card |
+    field | what is allowed (``-`` where a finding names none; a plain
+    text or a finding without a key in the last column as it is)."""
+    if not isinstance(problem, Finding) or not problem.key:
+        return f"- | - | - | {problem}"
+    allowed = context.texts(problem.key, **dict(problem.fields))
+    return f"{problem.line or '-'} | {problem.card or '-'} | {problem.field or '-'} | {allowed}"
 
 
 _MAX_UNKNOWN_LINES = 150

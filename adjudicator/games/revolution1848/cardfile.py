@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from adjudicator.games.base import Finding
 from adjudicator.games.revolution1848.cards import (
     CardDataError, UNKNOWN, base_text, build, merged, missing_values, base_data, standin_text,
 )
@@ -131,6 +132,26 @@ def _where(lines: Mapping[str, int], path: str) -> str:
     return ""
 
 
+def _line(lines: Mapping[str, int], path: str) -> int:
+    """The line of the nearest known place of ``path`` (0: none)."""
+    parts = path.split(".")
+    while parts and ".".join(parts) not in lines:
+        parts.pop()
+    return lines[".".join(parts)] if parts else 0
+
+
+def _finding(lines: Mapping[str, int], path: str, english: str, key: str, **fields: Any) -> Finding:
+    """A problem at ``path`` (``person.PE02.value``): its line, card and
+    field, the catalogue ``key`` with ``fields``, and the English text
+    ``line N: [person.PE02] value: <english>``."""
+    parts = path.split(".")
+    card, field = (("[rules]", ".".join(parts[1:])) if parts[0] == "rules"
+                   else (parts[1] if len(parts) > 1 else f"[{parts[0]}]", ".".join(parts[2:])))
+    shown = f"[{path}]" if len(parts) <= 2 and parts[0] != "rules" else _shown(path)
+    return Finding(f"{_where(lines, path)}{shown}: {english}", key, tuple((k, str(v)) for k, v in fields.items()),
+                   _line(lines, path), card, field)
+
+
 def _shown(path: str) -> str:
     """``[person.PE02] value`` for ``person.PE02.value``."""
     parts = path.split(".")
@@ -195,53 +216,60 @@ def _toml_problem(error: tomllib.TOMLDecodeError) -> str:
     return f"not valid TOML: {what}"
 
 
-def _structure(raw: Mapping[str, Any], base: Mapping[str, Any], lines: Mapping[str, int]) -> list[str]:
+def _structure(raw: Mapping[str, Any], base: Mapping[str, Any], lines: Mapping[str, int]) -> list[str | Finding]:
     """Tables, cards and fields that do not exist."""
-    problems: list[str] = []
+    problems: list[str | Finding] = []
     for section, value in raw.items():
         if section == "rules":
             continue
         if section not in _KNOWN_TABLES or not isinstance(value, Mapping):
-            problems.append(f"{_where(lines, section)}[{section}]: no such table (person, extra, flow, rules)")
+            problems.append(_finding(lines, section, "no such table (person, extra, flow, rules)", "r48_find_no_table",
+                                     tables="person, extra, flow, rules"))
             continue
         for card, entry in value.items():
             path = f"{section}.{card}"
             if card not in base.get(section, {}):
                 first, last = sorted(base.get(section, {}))[0], sorted(base.get(section, {}))[-1]
-                problems.append(f"{_where(lines, path)}[{path}]: no such card ({first}-{last})")
+                problems.append(_finding(lines, path, f"no such card ({first}-{last})", "r48_find_no_card",
+                                         first=first, last=last))
                 continue
             if not isinstance(entry, Mapping):
-                problems.append(f"{_where(lines, path)}[{path}]: expected a table of fields")
+                problems.append(_finding(lines, path, "expected a table of fields", "r48_find_not_table"))
                 continue
             allowed = set(_FIELDS[section]) | {"red", "blue", "votes", "radical_votes", "parliament", "conquest",
                                                "parties_note"}
             for name in entry:
                 if name not in allowed:
-                    problems.append(f"{_where(lines, f'{path}.{name}')}{_shown(f'{path}.{name}')}: no such field "
-                                    f"(allowed: {', '.join(sorted(_FIELDS[section]))})")
+                    listed = ", ".join(sorted(_FIELDS[section]))
+                    problems.append(_finding(lines, f"{path}.{name}", f"no such field (allowed: {listed})",
+                                             "r48_find_no_field", allowed=listed))
     return problems
 
 
-def _ranges(raw: Mapping[str, Any], lines: Mapping[str, int]) -> list[str]:
+def _ranges(raw: Mapping[str, Any], lines: Mapping[str, int]) -> list[str | Finding]:
     """Values of the right kind but outside what the physical cards allow."""
-    problems: list[str] = []
+    problems: list[str | Finding] = []
+
+    def whole(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
     for card, entry in sorted(raw.get("person", {}).items()):
         value = entry.get("value", UNKNOWN)
-        if isinstance(value, int) and not isinstance(value, bool) and value not in PERSON_VALUES:
-            path = f"person.{card}.value"
-            problems.append(f"{_where(lines, path)}{_shown(path)}: {value} is outside 1-8 (the values of person cards)")
+        if whole(value) and value not in PERSON_VALUES:
+            problems.append(_finding(lines, f"person.{card}.value", f"{value} is outside 1-8 (the values of person "
+                                     "cards)", "r48_find_outside", low=1, high=8, value=value))
         strength = entry.get("strength", UNKNOWN)
-        if isinstance(strength, int) and not isinstance(strength, bool) and not 0 <= strength <= 20:
-            path = f"person.{card}.strength"
-            problems.append(f"{_where(lines, path)}{_shown(path)}: {strength} is outside 0-20")
+        if whole(strength) and not 0 <= strength <= 20:
+            problems.append(_finding(lines, f"person.{card}.strength", f"{strength} is outside 0-20",
+                                     "r48_find_outside", low=0, high=20, value=strength))
     for card, entry in sorted(raw.get("flow", {}).items()):
         points, keep = entry.get("points", UNKNOWN), entry.get("keep", UNKNOWN)
-        if isinstance(points, int) and not isinstance(points, bool) and points not in POINTS:
-            path = f"flow.{card}.points"
-            problems.append(f"{_where(lines, path)}{_shown(path)}: {points}; a flow card is worth 2 or 3 points")
-        if isinstance(keep, int) and not isinstance(keep, bool) and not 0 <= keep <= 6:
-            path = f"flow.{card}.keep"
-            problems.append(f"{_where(lines, path)}{_shown(path)}: {keep} is outside 0-6")
+        if whole(points) and points not in POINTS:
+            problems.append(_finding(lines, f"flow.{card}.points", f"{points}; a flow card is worth 2 or 3 points",
+                                     "r48_find_points", value=points))
+        if whole(keep) and not 0 <= keep <= 6:
+            problems.append(_finding(lines, f"flow.{card}.keep", f"{keep} is outside 0-6", "r48_find_outside",
+                                     low=0, high=6, value=keep))
     return problems
 
 
@@ -331,7 +359,7 @@ def read(text: str) -> dict[str, Any]:
         raise CardDataError(_toml_problem(error)) from None
 
 
-def check(text: str) -> tuple[str, ...]:
+def check(text: str) -> tuple[str | Finding, ...]:
     """Every problem of a card file (empty: a game can start with it), each
     ``line N: [card] field: what is allowed``: TOML errors, unknown cards
     and fields, values of the wrong kind or out of range, values still
@@ -351,7 +379,8 @@ def check(text: str) -> tuple[str, ...]:
     for name in missing_values(raw):
         path = _unknown_path(name)
         meaning = _meaning(path.split("."))
-        problems.append(f"{_where(lines, path)}{_shown(path)}: still unknown" + (f"; {meaning}" if meaning else ""))
+        problems.append(_finding(lines, path, "still unknown" + (f"; {meaning}" if meaning else ""),
+                                 "r48_find_unknown"))
     if not problems:
         try:
             build(raw)
