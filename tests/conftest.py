@@ -14,6 +14,7 @@ URL), so a test that takes it runs against both.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -82,3 +83,21 @@ def mail_users(mail_server: MailServer) -> Callable[..., MailUser]:
         return mail_server.new_user(name, password)
 
     return make
+
+
+@pytest.fixture
+def scrypt_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every scrypt the auth module runs, by its cost parameter n (the
+    cache of verified passwords emptied first)."""
+    from adjudicator.service import auth
+
+    calls: list[int] = []
+    real = hashlib.scrypt
+
+    def counting(*args: object, **kwargs: object) -> bytes:
+        calls.append(int(kwargs.get("n", 0)))  # type: ignore[call-overload]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(auth.hashlib, "scrypt", counting)
+    auth.forget_verified()
+    return calls

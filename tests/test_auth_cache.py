@@ -4,27 +4,11 @@ hash; nothing of the clear password is kept."""
 
 from __future__ import annotations
 
-import hashlib
 import threading
 
 import pytest
 
 from adjudicator.service import auth
-
-
-@pytest.fixture
-def scrypt_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Every scrypt the auth module runs, by its cost parameter n."""
-    calls: list[int] = []
-    real = hashlib.scrypt
-
-    def counting(*args: object, **kwargs: object) -> bytes:
-        calls.append(int(kwargs.get("n", 0)))  # type: ignore[call-overload]
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(auth.hashlib, "scrypt", counting)
-    auth.forget_verified()
-    return calls
 
 
 def test_a_verified_password_costs_one_slow_hash_once(scrypt_calls: list[int]) -> None:

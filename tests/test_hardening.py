@@ -10,7 +10,6 @@ never a time (the timings are in ``benchmarks/pathological.py``).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 import stat
 from datetime import timedelta
@@ -134,18 +133,11 @@ def test_a_locked_seat_still_opens_to_its_registered_address(started: Table) -> 
     assert started.store.submissions("spiel1", "S1901M")["England"].orders == ("F LON - NTH",)
 
 
-def test_every_password_check_costs_one_slow_hash(started: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_password_check_costs_one_slow_hash(started: Table, scrypt_calls: list[int]) -> None:
     """Seat, GM and administrator passwords are all checked with one scrypt
     each, whether the target exists or not (equal cost); a password not
     verified before in this process (issue 20 remembers successes only)."""
-    calls: list[int] = []
-    real = hashlib.scrypt
-
-    def counting(*args: object, **kwargs: object) -> bytes:
-        calls.append(int(kwargs.get("n", 0)))  # type: ignore[call-overload]
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(auth.hashlib, "scrypt", counting)
+    calls = scrypt_calls
     for line in (signon("England"), "SIGNON England spiel1 wrong-pw", "SIGNON Atlantis spiel1 wrong-pw",
                  "SIGNON England nosuchgame wrong-pw", "GAMEMASTER spiel1 wrong-pw", "GAMEMASTER nogame wrong-pw",
                  "ADMIN wrong-pw"):

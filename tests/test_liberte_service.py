@@ -8,14 +8,10 @@ every player, each copy with that player's own hand only."""
 from __future__ import annotations
 
 import dataclasses
-import email
-import email.policy
 import random
 import re
 from collections.abc import Iterator
 from datetime import datetime, timezone
-from email.message import EmailMessage
-from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
@@ -23,11 +19,11 @@ import pytest
 from adjudicator.config import Config
 from adjudicator.games import game_module
 from adjudicator.games.liberte import Liberte
-from adjudicator.service.intake import read_pipe
 from adjudicator.service.runner import Judge
 from adjudicator.service.store import Store
 from adjudicator.service.turns import create_game
 from tests.liberte.driver import random_chooser
+from tests.inprocess_mail import post, take_queued
 from tests.test_service_commands import ListTransport
 
 JUDGE = "judge@pbem.test"
@@ -55,27 +51,10 @@ class Table:
         self.judge = Judge(self.config, self.store, self.mailbox, clock=lambda: START)
 
     def send(self, seat: str, *lines: str) -> list[Mail]:
-        message = EmailMessage()
-        message["From"] = f"{seat.lower()}@players.test"
-        message["To"] = JUDGE
-        message["Subject"] = "orders"
-        message["Message-ID"] = make_msgid(domain="players.test")
-        message.set_content("\n".join([f"SIGNON {seat} lib password-{seat}", *lines]) + "\n")
-        self.mailbox.box.append(read_pipe(bytes(message)))
-        self.judge.poll()
-        mails = []
-        for queued in self.store.unsent_mail():
-            parsed = email.message_from_bytes(queued.message, policy=email.policy.default)
-            body = parsed.get_body(preferencelist=("plain",))
-            assert body is not None
-            text = str(body.get_content()).replace("\r\n", "\n")
-            kind = next(line.removeprefix(":: Kind: ") for line in text.splitlines() if line.startswith(":: Kind: "))
-            images = tuple(part.get_content_type() for part in parsed.iter_attachments()
-                           if part.get_content_maintype() == "image")
-            for recipient in queued.recipients:
-                mails.append(Mail(recipient, kind, text, images))
-            self.store.mark_sent(queued.id, START.isoformat())
-        return mails
+        post(self.mailbox, self.judge, f"{seat.lower()}@players.test", "orders",
+             [f"SIGNON {seat} lib password-{seat}", *lines], JUDGE)
+        return [Mail(recipient, mail.kind, mail.text, mail.images)
+                for mail in take_queued(self.store, START) for recipient in mail.recipients]
 
     def state(self) -> dict[str, object]:
         record = self.store.game("lib")

@@ -6,21 +6,17 @@ refused order is answered in the game's language only (issue 13 point
 from __future__ import annotations
 
 import dataclasses
-import email
-import email.policy
 from collections.abc import Iterator
 from datetime import datetime, timezone
-from email.message import EmailMessage
-from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
 
 from adjudicator.config import Config
-from adjudicator.service.intake import read_pipe
 from adjudicator.service.runner import Judge
 from adjudicator.service.store import Store
 from adjudicator.service.turns import create_game
+from tests.inprocess_mail import post, take_queued
 from tests.test_service_commands import ListTransport
 
 JUDGE = "judge@pbem.test"
@@ -45,24 +41,9 @@ class Table:
 
     def send(self, seat: str, *lines: str) -> dict[str, str]:
         """The plain texts of the mails one mail of ``seat`` brought, by kind."""
-        message = EmailMessage()
-        message["From"] = f"{seat.lower()}@players.test"
-        message["To"] = JUDGE
-        message["Subject"] = "orders"
-        message["Message-ID"] = make_msgid(domain="players.test")
-        message.set_content("\n".join([f"SIGNON {seat} pf password-{seat}", *lines]) + "\n")
-        self.mailbox.box.append(read_pipe(bytes(message)))
-        self.judge.poll()
-        mails: dict[str, str] = {}
-        for queued in self.store.unsent_mail():
-            parsed = email.message_from_bytes(queued.message, policy=email.policy.default)
-            body = parsed.get_body(preferencelist=("plain",))
-            assert body is not None
-            text = str(body.get_content()).replace("\r\n", "\n")
-            kind = next(line.removeprefix(":: Kind: ") for line in text.splitlines() if line.startswith(":: Kind: "))
-            mails[kind] = text
-            self.store.mark_sent(queued.id, START.isoformat())
-        return mails
+        post(self.mailbox, self.judge, f"{seat.lower()}@players.test", "orders",
+             [f"SIGNON {seat} pf password-{seat}", *lines], JUDGE)
+        return {mail.kind: mail.text for mail in take_queued(self.store, START)}
 
 
 @pytest.fixture(params=["de", "en"])

@@ -11,13 +11,9 @@ shows both plays.
 from __future__ import annotations
 
 import dataclasses
-import email
-import email.policy
 import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
-from email.message import EmailMessage
-from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
@@ -33,6 +29,7 @@ from adjudicator.service.turns import GameError, create_game, start_game
 from adjudicator.games.revolution1848 import describe
 from adjudicator.games.revolution1848.state import from_json, to_json
 from tests.revolution1848.helpers import COMPLETE, complete_data
+from tests.inprocess_mail import post, take_queued
 from tests.test_service_commands import ListTransport
 
 JUDGE = "judge@pbem.test"
@@ -63,24 +60,8 @@ class Table:
                     START, gm=GM, seed=5)
 
     def send(self, sender: str, *lines: str) -> list[Mail]:
-        message = EmailMessage()
-        message["From"] = sender
-        message["To"] = JUDGE
-        message["Subject"] = "plays"
-        message["Message-ID"] = make_msgid(domain="players.test")
-        message.set_content("\n".join(lines) + "\n")
-        self.mailbox.box.append(read_pipe(bytes(message)))
-        self.judge.poll()
-        mails = []
-        for queued in self.store.unsent_mail():
-            parsed = email.message_from_bytes(queued.message, policy=email.policy.default)
-            body = parsed.get_body(preferencelist=("plain",))
-            assert body is not None
-            text = str(body.get_content()).replace("\r\n", "\n")
-            kind = next(line.removeprefix(":: Kind: ") for line in text.splitlines() if line.startswith(":: Kind: "))
-            mails.append(Mail(queued.recipients[0], kind, text))
-            self.store.mark_sent(queued.id, START.isoformat())
-        return mails
+        post(self.mailbox, self.judge, sender, "plays", list(lines), JUDGE)
+        return [Mail(mail.recipients[0], mail.kind, mail.text) for mail in take_queued(self.store, START)]
 
     def play(self, game: str, player: str, *lines: str) -> list[Mail]:
         return self.send(ADDRESS[player], f"SIGNON {player} {game} {PASSWORD[player]}", *lines)
