@@ -354,3 +354,34 @@ def test_preview_and_dryrun_of_a_turn_game_with_secrets_show_none_of_them(judge:
     assert not [line for line in private if line in text]
     after = judge.store.game("turn2")
     assert after is not None and after.phase == game.phase
+
+
+def turn_game(judge: Table, variant: str) -> str:
+    """The administrator creates turn3 (``variant``) for the GM, in German; the GM password."""
+    out = mail(judge, ADMIN, ["ADMIN admin-pw", f"GM CREATE turn3 {variant} {GM}"])
+    secret = gm_password([m for m in out if m.to == GM][0].text)
+    mail(judge, GM, [f"GAMEMASTER turn3 {secret}", "GM LANGUAGE de"])
+    return secret
+
+
+def german_data(judge: Table, secret: str, name: str, text: str) -> list[str]:
+    """The German answer to ``SL DATEN name`` with ``text`` attached."""
+    return answer(mail(judge, GM, [f"GAMEMASTER turn3 {secret}", f"SL DATEN {name}"],
+                       ((f"{name}.toml", text.encode()),)))
+
+
+def test_a_bad_kreml_data_file_of_a_german_game_is_answered_in_german_as_a_table(judge: Table) -> None:
+    """Issue 13 point 3: Kreml's data checker words every finding from the
+    catalogue; a German game reads them as German table rows."""
+    from adjudicator.games.kreml.data import standin_text
+
+    text = standin_text().replace("age = 72", "age = 12", 1).replace('hated = "kgb"', 'hated = "spy"', 1)
+    text = text.replace('effect = "heal"', 'effect = "fly"', 1)
+    lines = german_data(judge, turn_game(judge, "kreml4"), "kreml", text)
+    assert lines == ["Datendatei kreml nicht übernommen, 3 Problem(e):", "    Zeile | Karte | Feld | was erlaubt ist",
+                     "    - | Wassili Datschnik | hated | einer von chief, kgb, foreign, defence, ideology, industry, "
+                     "agriculture, sport, nicht 'spy'",
+                     "    - | Sergei Sekretarin | age | eine ganze Zahl von 20 bis 94, nicht 12",
+                     "    - | kurort | effect | einer von heal, sicken, stress, rehabilitate, clear, nicht 'fly'"]
+    game = judge.store.game("turn3")
+    assert game is not None and "data.kreml" not in game.options

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from adjudicator.games.base import Finding
 from adjudicator.resources import card_path
 
 UNKNOWN = "unknown"
@@ -41,11 +42,19 @@ CARD_KEY = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
 
 
 class DataError(ValueError):
-    """A data text that cannot be used; ``problems`` lists every reason."""
+    """A data text that cannot be used; ``findings`` lists every reason
+    (with its catalogue key), ``problems`` the same as English texts."""
 
-    def __init__(self, problems: tuple[str, ...]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(problems))
+    def __init__(self, findings: tuple[str | Finding, ...]) -> None:
+        self.findings = findings
+        self.problems = tuple(str(f) for f in findings)
+        super().__init__("; ".join(self.problems))
+
+
+def _find(problems: list[str | Finding], card: str, field: str, english: str, key: str, **fields: Any) -> None:
+    """Add the problem of ``field`` of ``card`` (``politician 3 (Name)``):
+    its English text ``english`` and catalogue ``key`` with ``fields``."""
+    problems.append(Finding(english, key, tuple((k, str(v)) for k, v in fields.items()), 0, card, field))
 
 
 @dataclass(frozen=True)
@@ -146,12 +155,13 @@ def standin() -> KremlData:
     return parse(standin_text())
 
 
-def check(text: str) -> tuple[str, ...]:
-    """Every problem of a data text (empty: the game can use it)."""
+def check(text: str) -> tuple[str | Finding, ...]:
+    """Every problem of a data text (empty: the game can use it), each
+    with its catalogue key but a text that is no TOML file."""
     try:
         parse(text)
     except DataError as error:
-        return error.problems
+        return error.findings
     return ()
 
 
@@ -162,11 +172,11 @@ def parse(text: str) -> KremlData:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise DataError((f"not a TOML file: {error}",)) from None
-    problems: list[str] = []
+    problems: list[str | Finding] = []
     cards = _politicians(raw.get("politician"), problems)
     health = raw.get("health")
     if not isinstance(health, dict):
-        problems.append("[health] is missing")
+        _find(problems, "[health]", "", "[health] is missing", "data_find_no_table")
         health = {}
     normal = _table(health.get("normal"), "health.normal", problems)
     cure = _table(health.get("cure"), "health.cure", problems)
@@ -197,68 +207,78 @@ def unknown(text: str | None) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _politicians(entries: Any, problems: list[str]) -> list[Politician]:
+def _politicians(entries: Any, problems: list[str | Finding]) -> list[Politician]:
     if not isinstance(entries, list):
-        problems.append("no [[politician]] entries")
+        _find(problems, "[[politician]]", "", "no [[politician]] entries", "data_find_no_table")
         return []
     cards: list[Politician] = []
     seen: set[str] = set()
     for index, entry in enumerate(entries, start=1):
-        where = f"politician {index}"
+        where, card = f"politician {index}", f"[[politician]] {index}"
         if not isinstance(entry, dict):
-            problems.append(f"{where}: not a table")
+            _find(problems, card, "", f"{where}: not a table", "r48_find_not_table")
             continue
         name, age = entry.get("name"), entry.get("age")
         if not isinstance(name, str) or not name.strip() or name == UNKNOWN:
-            problems.append(f"{where}: name is unknown")
+            _find(problems, card, "name", f"{where}: name is unknown", "data_find_unknown")
             name = f"?{index}"
         else:
-            where = f"politician {index} ({name})"
+            where, card = f"politician {index} ({name})", name
             if name in seen:
-                problems.append(f"{where}: name given twice")
+                _find(problems, card, "name", f"{where}: name given twice", "data_find_twice")
             seen.add(name)
         if not isinstance(age, int) or isinstance(age, bool) or not 20 <= age <= 94:
-            problems.append(f"{where}: age must be a whole number from 20 to 94, not {age!r}")
+            _find(problems, card, "age", f"{where}: age must be a whole number from 20 to 94, not {age!r}",
+                  "r48_find_outside", low=20, high=94, value=repr(age))
             age = 0
         offices = []
         for field in ("favoured", "hated"):
             value = entry.get(field)
             if value not in OFFICE_KEYS:
-                problems.append(f"{where}: {field} must be one of {', '.join(OFFICE_KEYS)}, not {value!r}")
+                _find(problems, card, field, f"{where}: {field} must be one of {', '.join(OFFICE_KEYS)}, not {value!r}",
+                      "data_find_one_of", allowed=", ".join(OFFICE_KEYS), value=repr(value))
             offices.append(str(value))
         if offices[0] == offices[1] and offices[0] in OFFICE_KEYS:
-            problems.append(f"{where}: favoured and hated office are the same")
+            _find(problems, card, "hated", f"{where}: favoured and hated office are the same", "kreml_find_same_offices")
         cards.append(Politician(name.strip(), int(age), offices[0], offices[1]))
     if len(cards) != POLITICIANS:
-        problems.append(f"there must be {POLITICIANS} politicians, not {len(cards)}")
+        _find(problems, "[[politician]]", "", f"there must be {POLITICIANS} politicians, not {len(cards)}",
+              "data_find_count", wanted=POLITICIANS, count=len(cards))
     if not cards or cards[0].name != NESTOR:
-        problems.append(f"the first politician must be {NESTOR}")
+        _find(problems, "[[politician]] 1", "name", f"the first politician must be {NESTOR}", "kreml_find_first",
+              name=NESTOR)
     return cards
 
 
-def _table(rows: Any, where: str, problems: list[str]) -> tuple[tuple[int, str], ...]:
+def _table(rows: Any, where: str, problems: list[str | Finding]) -> tuple[tuple[int, str], ...]:
     if rows == UNKNOWN or not isinstance(rows, list) or not rows:
-        problems.append(f"{where} is unknown: a list of {{ from = <age>, results = \"<20 of {RESULTS}>\" }} rows")
+        _find(problems, f"[{where}]", "",
+              f"{where} is unknown: a list of {{ from = <age>, results = \"<20 of {RESULTS}>\" }} rows",
+              "kreml_find_health_unknown", faces=FACES, results=RESULTS)
         return ()
     table: list[tuple[int, str]] = []
     for index, row in enumerate(rows, start=1):
         start = row.get("from") if isinstance(row, dict) else None
         results = row.get("results") if isinstance(row, dict) else None
         if not isinstance(start, int) or isinstance(start, bool) or start < 0:
-            problems.append(f"{where} row {index}: from must be an age (a whole number)")
+            _find(problems, f"[{where}] {index}", "from", f"{where} row {index}: from must be an age (a whole number)",
+                  "kreml_find_age")
             continue
         if not isinstance(results, str) or len(results) != FACES or any(c not in RESULTS for c in results):
-            problems.append(f"{where} row {index}: results must be {FACES} letters of {RESULTS}, not {results!r}")
+            _find(problems, f"[{where}] {index}", "results",
+                  f"{where} row {index}: results must be {FACES} letters of {RESULTS}, not {results!r}",
+                  "kreml_find_results", faces=FACES, results=RESULTS, value=repr(results))
             continue
         table.append((start, results))
     if table and table[0][0] != 0:
-        problems.append(f"{where}: the first row must start from 0")
+        _find(problems, f"[{where}]", "from", f"{where}: the first row must start from 0", "kreml_find_first_row")
     if [a for a, _ in table] != sorted({a for a, _ in table}):
-        problems.append(f"{where}: the rows must start at ascending, different ages")
+        _find(problems, f"[{where}]", "from", f"{where}: the rows must start at ascending, different ages",
+              "kreml_find_ascending")
     return tuple(table)
 
 
-def _events(entries: Any, problems: list[str]) -> tuple[EventCard, ...] | None:
+def _events(entries: Any, problems: list[str | Finding]) -> tuple[EventCard, ...] | None:
     """The event cards of the ``[[event]]`` tables; None when there are
     none or every field of them is still ``"unknown"`` (not a problem: a
     game without event cards can use the file)."""
@@ -268,35 +288,40 @@ def _events(entries: Any, problems: list[str]) -> tuple[EventCard, ...] | None:
         return None
     cards: list[EventCard] = []
     for index, entry in enumerate(entries, start=1):
-        where = f"event {index}"
+        where, card = f"event {index}", f"[[event]] {index}"
         if not isinstance(entry, dict):
-            problems.append(f"{where}: not a table")
+            _find(problems, card, "", f"{where}: not a table", "r48_find_not_table")
             continue
         key = entry.get("key")
         if not isinstance(key, str) or not CARD_KEY.match(key):
-            problems.append(f"{where}: key must be one lower-case word (letters, digits, -), not {key!r}")
+            _find(problems, card, "key", f"{where}: key must be one lower-case word (letters, digits, -), not {key!r}",
+                  "kreml_find_key", value=repr(key))
             key = f"?{index}"
         else:
-            where = f"event {index} ({key})"
+            where, card = f"event {index} ({key})", key
             if any(c.key == key for c in cards):
-                problems.append(f"{where}: key given twice")
+                _find(problems, card, "key", f"{where}: key given twice", "data_find_twice")
         names = [entry.get(f) for f in ("name_de", "name_en")]
         for field, value in zip(("name_de", "name_en"), names):
             if not isinstance(value, str) or not value.strip() or value == UNKNOWN:
-                problems.append(f"{where}: {field} is unknown")
+                _find(problems, card, field, f"{where}: {field} is unknown", "data_find_unknown")
         count, value_, phases = entry.get("count"), entry.get("value", 1), entry.get("phases")
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 20:
-            problems.append(f"{where}: count must be a whole number from 1 to 20, not {count!r}")
+            _find(problems, card, "count", f"{where}: count must be a whole number from 1 to 20, not {count!r}",
+                  "r48_find_outside", low=1, high=20, value=repr(count))
             count = 1
         if not isinstance(phases, list) or not phases or any(
                 not isinstance(x, int) or isinstance(x, bool) or not 1 <= x <= 8 for x in phases):
-            problems.append(f"{where}: phases must be a list of phase numbers 1 to 8, not {phases!r}")
+            _find(problems, card, "phases", f"{where}: phases must be a list of phase numbers 1 to 8, not {phases!r}",
+                  "kreml_find_phases", value=repr(phases))
             phases = []
         effect = entry.get("effect")
         if effect not in EFFECTS:
-            problems.append(f"{where}: effect must be one of {', '.join(EFFECTS)}, not {effect!r}")
+            _find(problems, card, "effect", f"{where}: effect must be one of {', '.join(EFFECTS)}, not {effect!r}",
+                  "data_find_one_of", allowed=", ".join(EFFECTS), value=repr(effect))
         if not isinstance(value_, int) or isinstance(value_, bool) or not 1 <= value_ <= 10:
-            problems.append(f"{where}: value must be a whole number from 1 to 10, not {value_!r}")
+            _find(problems, card, "value", f"{where}: value must be a whole number from 1 to 10, not {value_!r}",
+                  "r48_find_outside", low=1, high=10, value=repr(value_))
             value_ = 1
         cards.append(EventCard(str(key), str(names[0]), str(names[1]), int(count), tuple(sorted(set(phases))),
                                str(effect), int(value_)))

@@ -83,7 +83,7 @@ class KremlGame:
             raise GameSetupError(
                 f"Kreml needs its game data: send the data file {DATA_NAME} (template: the data file "
                 f"{DATA_NAME}) or choose data=standin (invented values). Unknown now: {len(problems)} values, "
-                f"for example: " + "; ".join(problems[:5]))
+                f"for example: " + "; ".join(str(p) for p in problems[:5]))
         try:
             game_data = kdata.parse(str(text))
         except kdata.DataError as error:
