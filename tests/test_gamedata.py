@@ -132,7 +132,7 @@ def test_a_bad_card_file_is_answered_with_line_and_field_and_nothing_is_stored(j
     assert "    3 | PE02 | value | a whole number 1 to 8, not 12" in lines
     assert "    - | PE05 | value | still unknown: please enter the card's value" in lines
     syntax = as_gm(judge, secret, "GM CARDS", files=(("cards.toml", b"[person.PE02\nvalue = 3\n"),))
-    assert syntax[1].startswith("    cards.toml: line 1, column ") and "not valid TOML" in syntax[1]   # plain text
+    assert syntax[2].startswith("    1 | - | - | not valid TOML from column ")
     game = judge.store.game("spiel2")
     assert game is not None and "data.cards" not in game.options and game.phase == "-"
 
@@ -149,6 +149,17 @@ def test_a_bad_card_file_of_a_german_game_is_answered_in_german_as_a_table(judge
     assert "    3 | PE02 | value | eine ganze Zahl von 1 bis 8, nicht 12" in lines
     assert "    - | PE05 | value | noch unbekannt: bitte den Wert der Karte eintragen" in lines
     assert not any("[person." in line or "unknown" in line for line in lines)
+    kinds = ('[person.PE05]\nvalue = "many"\nparties = ["LIB"]\n[extra.Z04]\neffects = ["boost REP lots"]\n'
+             '[flow.A07.red]\nnext = "A99"\n')
+    lines = as_gm(judge, secret, "SL KARTEN", files=(("cards.toml", kinds.encode()),))
+    assert "    2 | PE05 | value | eine ganze Zahl, nicht 'many'" in lines
+    assert ("    5 | Z04 | effects | die Wirkung 'boost REP lots' ist unlesbar (die Schreibweise steht am Kopf der "
+            "Vorlage)") in lines
+    assert "    - | A07 | - | die nächste Karte 'A99' gibt es nicht (erlaubt: A01 bis A26)" in lines
+    assert not any("expected" in line or "cannot read" in line for line in lines)
+    lines = as_gm(judge, secret, "SL KARTEN", files=(("cards.toml", b"[person.PE02\nvalue = 3\n"),))
+    assert lines[2].startswith("    1 | - | - | kein gültiges TOML ab Spalte ") and lines[2].endswith(
+        " (Klammern, Anführungszeichen und = prüfen)")
 
 
 def test_without_an_attachment_gm_data_says_to_attach_the_file(judge: Table) -> None:

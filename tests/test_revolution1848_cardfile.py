@@ -86,6 +86,21 @@ def test_every_class_of_problem_is_reported_with_line_and_field() -> None:
     assert len(reference) == 1 and reference[0].endswith("[flow.A03]: the next card 'A99' does not exist"), reference
 
 
+def test_wrong_kinds_references_effects_and_syntax_carry_their_catalogue_keys() -> None:
+    """Issue 13 point 3: the checks of ``cards.build`` and TOML syntax
+    errors are findings the GM reads in the game's language."""
+    found = check('[person.PE05]\nvalue = "many"\nparties = ["LIB"]\n[extra.Z04]\neffects = ["boost REP lots"]\n')
+    keyed = {(p.line, p.card, p.field): (p.key, dict(p.fields)) for p in found if isinstance(p, Finding)}
+    assert keyed[(2, "PE05", "value")] == ("r48_find_want_number", {"value": "'many'"})
+    assert keyed[(5, "Z04", "effects")] == ("r48_find_effect", {"value": "'boost REP lots'"})
+    reference = check(standin_text().replace("[flow.A03]\n", '[flow.A03]\nnext = "A99"\n'))
+    assert [(p.card, p.key, dict(p.fields)) for p in reference if isinstance(p, Finding)] == [
+        ("A03", "r48_find_no_next", {"value": "'A99'"})]
+    syntax = check("[person.PE02\nvalue = 3\n")[0]
+    assert isinstance(syntax, Finding) and (syntax.key, syntax.line) == ("r48_find_toml", 1)
+    assert dict(syntax.fields)["column"].isdigit()
+
+
 def test_lines_of_find_tables_keys_and_placeholders() -> None:
     found = lines_of('[person.PE02]\nvalue = 3\n# parties = ...   # TO FILL IN\n[flow.A06.red]\nnext = "A07"\n')
     assert found == {"person.PE02": 1, "person.PE02.value": 2, "person.PE02.parties": 3, "flow.A06.red": 4,

@@ -216,6 +216,33 @@ def _toml_problem(error: tomllib.TOMLDecodeError) -> str:
     return f"not valid TOML: {what}"
 
 
+def _toml_finding(error: tomllib.TOMLDecodeError) -> Finding:
+    """A TOML syntax error as a finding: its line and column, the English
+    text of ``_toml_problem``."""
+    found = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
+    line, column = (int(found.group(1)), found.group(2)) if found else (0, "?")
+    return Finding(_toml_problem(error), "r48_find_toml", (("column", column),), line)
+
+
+_KIND_KEYS: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = tuple(
+    (re.compile(pattern + "$"), key, names) for pattern, key, names in (
+        (r"expected a whole number, got (.*)", "r48_find_want_number", ("value",)),
+        (r"expected true or false, got (.*)", "r48_find_want_bool", ("value",)),
+        (r"expected text, got (.*)", "r48_find_want_text", ("value",)),
+        (r"expected a list of texts, got (.*)", "r48_find_want_list", ("value",)),
+        (r"expected one of (.*), got (.*)", "data_find_one_of", ("allowed", "value")),
+        (r"expected one or two parties, got (.*)", "r48_find_want_parties", ("value",)),
+        (r"the next card (.*) does not exist", "r48_find_no_next", ("value",)),
+        (r"(.*) does not exist", "r48_find_no_ref", ("value",)),
+        (r"(.*) is no intervention card", "r48_find_no_intervention", ("value",)),
+        (r"cannot read the effect (.*)", "r48_find_effect", ("value",)),
+        (r"cannot read the condition term (.*)", "r48_find_condition", ("value",)),
+        (r"no such cards: (.*)", "r48_find_no_cards", ("value",)),
+    ))
+"""The checks of ``cards.build`` by their English wording: the catalogue
+key each is worded with in the game's language, and its fields."""
+
+
 def _structure(raw: Mapping[str, Any], base: Mapping[str, Any], lines: Mapping[str, int]) -> list[str | Finding]:
     """Tables, cards and fields that do not exist."""
     problems: list[str | Finding] = []
@@ -273,9 +300,9 @@ def _ranges(raw: Mapping[str, Any], lines: Mapping[str, int]) -> list[str | Find
     return problems
 
 
-def _kinds(raw: Mapping[str, Any], lines: Mapping[str, int]) -> list[str]:
+def _kinds(raw: Mapping[str, Any], lines: Mapping[str, int]) -> list[Finding]:
     """Every value of the wrong kind, each card built on its own."""
-    problems: list[str] = []
+    problems: list[Finding] = []
     standin = merged(base_data(), tomllib.loads(standin_text()))
     for section in ("person", "extra", "flow"):
         for card, entry in sorted(raw.get(section, {}).items()):
@@ -325,12 +352,14 @@ def _has_unknown(value: Any) -> bool:
     return value == UNKNOWN or (isinstance(value, str) and UNKNOWN in value.split())
 
 
-def _located(message: str, lines: Mapping[str, int]) -> str:
-    """A ``CardDataError`` message (``card.PE02.value: expected ...``) with
-    its line and the field shown as in the file."""
+def _located(message: str, lines: Mapping[str, int]) -> Finding:
+    """A ``CardDataError`` message (``card.PE02.value: expected ...``) as a
+    finding: its line, the card and field as in the file, the catalogue
+    key of its kind (``r48_find_other`` with the English detail for a
+    wording ``_KIND_KEYS`` does not know)."""
     found = re.match(r"(?:option )?(card|rules)\.([A-Za-z0-9_.]+?):\s*(.*)$", message)
     if not found:
-        return message
+        return Finding(message, *_kind_key(message))
     kind, dotted, rest = found.groups()
     if kind == "card":
         card, _, field_path = dotted.partition(".")
@@ -338,7 +367,19 @@ def _located(message: str, lines: Mapping[str, int]) -> str:
         path = f"{section}.{card}" + (f".{field_path}" if field_path else "")
     else:
         path = f"rules.{dotted}"
-    return f"{_where(lines, path)}{_shown(path)}: {rest}"
+    key, fields = _kind_key(rest)
+    return _finding(lines, path, rest, key, **dict(fields))
+
+
+def _kind_key(rest: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The catalogue key and fields of a ``cards.build`` problem's wording."""
+    if rest == "the flow cards must begin with A01":
+        return "r48_find_begin_a01", ()
+    for pattern, key, names in _KIND_KEYS:
+        found = pattern.match(rest)
+        if found:
+            return key, tuple(zip(names, found.groups()))
+    return "r48_find_other", (("detail", rest),)
 
 
 def _unknown_path(option_name: str) -> str:
@@ -367,7 +408,7 @@ def check(text: str) -> tuple[str | Finding, ...]:
     try:
         overlay = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        return (_toml_problem(error),)
+        return (_toml_finding(error),)
     lines = lines_of(text)
     base = base_data()
     problems = _structure(overlay, base, lines)
