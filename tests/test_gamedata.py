@@ -396,3 +396,21 @@ def test_a_bad_kreml_data_file_of_a_german_game_is_answered_in_german_as_a_table
                      "    - | kurort | effect | einer von heal, sicken, stress, rehabilitate, clear, nicht 'fly'"]
     game = judge.store.game("turn3")
     assert game is not None and "data.kreml" not in game.options
+
+
+def test_a_bad_liberte_data_file_of_a_german_game_is_answered_in_german_as_a_table(judge: Table) -> None:
+    """Issue 13 point 3: Liberté's data checker words every finding from
+    the catalogue; a German game reads them as German table rows."""
+    from adjudicator.games.liberte.data import standin_text
+
+    head = '[cards.A49]\ndeck = "A"\nkind = "special"\nname = "Special A49 (stand-in)"\neffect = "remove"\ncount = 1\n'
+    text = standin_text().replace(head, head.replace("count = 1", "count = 9") + 'region = "ATLANTIS"\n')
+    text = text.replace("white = 24", "white = 20", 1)
+    lines = german_data(judge, turn_game(judge, "liberte"), "liberte", text)
+    assert lines == ["Datendatei liberte nicht übernommen, 3 Problem(e):", "    Zeile | Karte | Feld | was erlaubt ist",
+                     "    - | supply | - | das Spiel hat red 30, blue 28, white 24 Fraktionssteine, nicht red 30, "
+                     "blue 28, white 20",
+                     "    - | A49 | count | eine ganze Zahl von 1 bis 5, nicht 9",
+                     "    - | A49 | region | keine Region: 'ATLANTIS'"]
+    game = judge.store.game("turn3")
+    assert game is not None and "data.liberte" not in game.options

@@ -9,8 +9,14 @@ import tomllib
 
 from adjudicator.games.liberte import liberte4
 from adjudicator.games.liberte.data import (
-    CARDS, CR_PROVINCES, SUPPLY, VP_PROVINCES, problems, standin, standin_text, template,
+    CARDS, CR_PROVINCES, SUPPLY, VP_PROVINCES, standin, standin_text, template,
 )
+from adjudicator.games.liberte.data import problems as findings
+
+
+def problems(text: str) -> tuple[str, ...]:
+    """The checker's findings as their English texts (what ``data check`` prints)."""
+    return tuple(str(finding) for finding in findings(text))
 
 
 def test_the_template_keeps_the_facts_and_marks_the_unknown() -> None:

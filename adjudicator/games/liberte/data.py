@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Callable
 
+from adjudicator.games.base import Finding
 from adjudicator.resources import card_path
 
 FACTIONS = ("red", "blue", "white")
@@ -49,11 +50,34 @@ VALMY = ("Valmy", 2)
 
 
 class DataError(ValueError):
-    """A data text the game cannot use; ``problems`` lists every reason."""
+    """A data text the game cannot use; ``findings`` lists every reason
+    (with its catalogue key), ``problems`` the same as English texts."""
 
-    def __init__(self, problems: tuple[str, ...]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = problems
+    def __init__(self, findings: tuple[str | Finding, ...]) -> None:
+        self.findings = findings
+        self.problems = tuple(str(f) for f in findings)
+        super().__init__("; ".join(self.problems))
+
+
+Found = list[str | Finding]
+
+
+def _find(found: Found, card: str, field: str, english: str, key: str, **fields: Any) -> None:
+    """Add the problem of ``field`` of ``card`` (``cards.A12``, shown as
+    ``A12``): its English text ``english``, catalogue ``key`` and ``fields``."""
+    found.append(Finding(english, key, tuple((k, str(v)) for k, v in fields.items()), 0,
+                         card.removeprefix("cards."), field))
+
+
+def _blocks(counts: dict[str, int]) -> str:
+    """``red 30, blue 28, white 24`` for blocks per faction."""
+    return ", ".join(f"{faction} {count}" for faction, count in counts.items())
+
+
+def _split(path: str) -> tuple[str, str]:
+    """``cards.A12.deck`` as its card and field (``cards.A12``, ``deck``)."""
+    card, _, field = path.rpartition(".")
+    return (card, field) if card else (path, "")
 
 
 @dataclass(frozen=True)
@@ -145,16 +169,20 @@ def standin_text() -> str:
     return card_path("liberte_standin").read_text(encoding="utf-8")
 
 
-def problems(text: str) -> tuple[str, ...]:
-    """Every reason why ``text`` is no usable data set (empty: usable)."""
+def problems(text: str) -> tuple[str | Finding, ...]:
+    """Every reason why ``text`` is no usable data set (empty: usable),
+    each with its catalogue key but a text that is no TOML file."""
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         return (f"not TOML: {error}",)
-    found: list[str] = []
+    found: Found = []
     _unknowns(raw, "", found)
+    if len(found) > 40:
+        _find(found, "-", "", f"... and {len(found) - 40} more unknown values", "data_find_more", count=len(found) - 40)
+        return tuple(found[:40]) + (found[-1],)
     if found:
-        return tuple(found[:40]) + ((f"... and {len(found) - 40} more unknown values",) if len(found) > 40 else ())
+        return tuple(found)
     try:
         _build(raw, found)
     except DataError:
@@ -164,7 +192,7 @@ def problems(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _unknowns(value: Any, where: str, found: list[str]) -> None:
+def _unknowns(value: Any, where: str, found: Found) -> None:
     if isinstance(value, dict):
         for key, item in value.items():
             _unknowns(item, f"{where}.{key}" if where else str(key), found)
@@ -172,7 +200,7 @@ def _unknowns(value: Any, where: str, found: list[str]) -> None:
         for index, item in enumerate(value):
             _unknowns(item, f"{where}[{index + 1}]", found)
     elif isinstance(value, str) and value.strip().lower() == UNKNOWN:
-        found.append(f"{where} is unknown")
+        _find(found, *_split(where), f"{where} is unknown", "data_find_unknown")
 
 
 @cache
@@ -189,59 +217,68 @@ def standin() -> GameData:
     return load(standin_text())
 
 
-def _int(value: Any, where: str, found: list[str], low: int = 0, high: int = 99) -> int:
+def _int(value: Any, where: str, found: Found, low: int = 0, high: int = 99) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        found.append(f"{where}: expected a whole number {low}..{high}, got {value!r}")
+        _find(found, *_split(where), f"{where}: expected a whole number {low}..{high}, got {value!r}",
+              "r48_find_outside", low=low, high=high, value=repr(value))
         return low
     return value
 
 
-def _bool(value: Any, where: str, found: list[str]) -> bool:
+def _bool(value: Any, where: str, found: Found) -> bool:
     if not isinstance(value, bool):
-        found.append(f"{where}: expected true or false, got {value!r}")
+        _find(found, *_split(where), f"{where}: expected true or false, got {value!r}", "r48_find_want_bool",
+              value=repr(value))
         return False
     return value
 
 
-def _build(raw: dict[str, Any], found: list[str]) -> GameData:
+def _build(raw: dict[str, Any], found: Found) -> GameData:
     start = len(found)
     supply = {f: _int(raw.get("supply", {}).get(f), f"supply.{f}", found, 0, 200) for f in FACTIONS}
     track = {f: _int(raw.get("round_track", {}).get(f), f"round_track.{f}", found, 0, 20) for f in FACTIONS}
     if supply != SUPPLY:
-        found.append(f"supply: the game has {SUPPLY} faction blocks, not {supply}")
+        _find(found, "supply", "", f"supply: the game has {SUPPLY} faction blocks, not {supply}", "lib_find_supply",
+              wanted=_blocks(SUPPLY), value=_blocks(supply))
     if track != TRACK:
-        found.append(f"round_track: the text puts {TRACK} blocks on the round track, not {track}")
+        _find(found, "round_track", "", f"round_track: the text puts {TRACK} blocks on the round track, not {track}",
+              "lib_find_track", wanted=_blocks(TRACK), value=_blocks(track))
     battles: dict[int, tuple[str, int]] = {}
     for number in (2, 3, 4):
         entry = raw.get("battles", {}).get(str(number), {})
         name = entry.get("name")
         if not isinstance(name, str) or not name.strip():
-            found.append(f"battles.{number}.name: expected the battle's name")
+            _find(found, f"battles.{number}", "name", f"battles.{number}.name: expected the battle's name",
+                  "lib_find_battle_name")
             name = "?"
         battles[number] = (name, _int(entry.get("vp"), f"battles.{number}.vp", found, 0, 20))
     if battles[2] != VALMY:
-        found.append(f"battles.2: the text names Valmy with 2 VP in round 2, not {battles[2]}")
+        _find(found, "battles.2", "", f"battles.2: the text names Valmy with 2 VP in round 2, not {battles[2]}",
+              "lib_find_valmy", value=battles[2])
     regions: list[Region] = []
     provinces: dict[str, Province] = {}
     for r_index, entry in enumerate(raw.get("regions", [])):
         rid = str(entry.get("id", ""))
         where = f"regions[{r_index + 1}]"
         if not re.fullmatch(r"[A-Z][A-Z0-9_]{1,19}", rid):
-            found.append(f"{where}.id: expected an id of capital letters, got {rid!r}")
+            _find(found, where, "id", f"{where}.id: expected an id of capital letters, got {rid!r}", "lib_find_id",
+                  value=repr(rid))
         colour = str(entry.get("colour", ""))
         if not re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
-            found.append(f"{where}.colour: expected #rrggbb, got {colour!r}")
+            _find(found, where, "colour", f"{where}.colour: expected #rrggbb, got {colour!r}", "lib_find_colour",
+                  value=repr(colour))
         ids: list[str] = []
         for p_index, item in enumerate(entry.get("provinces", [])):
             pwhere = f"{where}.provinces[{p_index + 1}]"
             pid = str(item.get("id", ""))
             if not re.fullmatch(r"[A-Z][A-Z_]{1,19}", pid):
-                found.append(f"{pwhere}.id: expected an id of capital letters, got {pid!r}")
+                _find(found, pwhere, "id", f"{pwhere}.id: expected an id of capital letters, got {pid!r}", "lib_find_id",
+                      value=repr(pid))
             if pid in provinces:
-                found.append(f"{pwhere}.id: {pid} is there twice")
+                _find(found, pwhere, "id", f"{pwhere}.id: {pid} is there twice", "data_find_twice")
             vp = item.get("vp", {})
             if not isinstance(vp, dict) or any(k not in ("3", "4") for k in vp):
-                found.append(f"{pwhere}.vp: expected {{ 3 = n, 4 = n }}")
+                _find(found, pwhere, "vp", f"{pwhere}.vp: expected {{ 3 = n, 4 = n }}", "lib_find_vp")
                 vp = {}
             provinces[pid] = Province(
                 pid, str(item.get("name", pid)), rid, _bool(item.get("cr"), f"{pwhere}.cr", found),
@@ -252,39 +289,48 @@ def _build(raw: dict[str, Any], found: list[str]) -> GameData:
             )
             ids.append(pid)
         if len(ids) != PROVINCES_PER_REGION:
-            found.append(f"{where}: a region has {PROVINCES_PER_REGION} provinces, not {len(ids)}")
+            _find(found, where, "provinces", f"{where}: a region has {PROVINCES_PER_REGION} provinces, not {len(ids)}",
+                  "data_find_count", wanted=PROVINCES_PER_REGION, count=len(ids))
         regions.append(Region(rid, str(entry.get("name", rid)), colour, tuple(ids)))
     if len(regions) != REGIONS:
-        found.append(f"regions: the board has {REGIONS} regions, not {len(regions)}")
+        _find(found, "regions", "", f"regions: the board has {REGIONS} regions, not {len(regions)}",
+              "data_find_count", wanted=REGIONS, count=len(regions))
     if len({r.id for r in regions}) != len(regions):
-        found.append("regions: two regions have the same id")
+        _find(found, "regions", "id", "regions: two regions have the same id", "data_find_twice")
     def count(test: Callable[[Province], bool]) -> int:
         return sum(1 for p in provinces.values() if test(p))
 
     if count(lambda p: p.paris) != 1:
-        found.append(f"provinces: exactly one is Paris, not {count(lambda p: p.paris)}")
+        _find(found, "provinces", "paris", f"provinces: exactly one is Paris, not {count(lambda p: p.paris)}",
+              "lib_find_paris", count=count(lambda p: p.paris))
     if count(lambda p: p.cr) != CR_PROVINCES:
-        found.append(f"provinces: {CR_PROVINCES} are marked CR, not {count(lambda p: p.cr)}")
+        _find(found, "provinces", "cr", f"provinces: {CR_PROVINCES} are marked CR, not {count(lambda p: p.cr)}",
+              "lib_find_cr", wanted=CR_PROVINCES, count=count(lambda p: p.cr))
     if count(lambda p: bool(p.vp)) != VP_PROVINCES:
-        found.append(f"provinces: {VP_PROVINCES} have extra victory points, not {count(lambda p: bool(p.vp))}")
+        _find(found, "provinces", "vp",
+              f"provinces: {VP_PROVINCES} have extra victory points, not {count(lambda p: bool(p.vp))}",
+              "lib_find_vp_count", wanted=VP_PROVINCES, count=count(lambda p: bool(p.vp)))
     cards = _cards(raw.get("cards", {}), {r.id for r in regions}, found)
     if len(found) > start:
         raise DataError(tuple(found))
     return GameData(bool(raw.get("standin", False)), tuple(regions), provinces, cards, battles, supply, track)
 
 
-def _cards(raw: dict[str, Any], regions: set[str], found: list[str]) -> dict[str, Card]:
+def _cards(raw: dict[str, Any], regions: set[str], found: Found) -> dict[str, Card]:
     cards: dict[str, Card] = {}
     for cid, entry in raw.items():
         where = f"cards.{cid}"
         deck = str(entry.get("deck", ""))
         if deck not in ("A", "B"):
-            found.append(f"{where}.deck: expected A or B, got {deck!r}")
+            _find(found, where, "deck", f"{where}.deck: expected A or B, got {deck!r}", "data_find_one_of",
+                  allowed="A, B", value=repr(deck))
         if not re.fullmatch(r"[AB]\d{1,3}", cid) or cid[0] != deck:
-            found.append(f"{where}: a card id is its deck's letter and a number (A12, B07)")
+            _find(found, where, "", f"{where}: a card id is its deck's letter and a number (A12, B07)",
+                  "lib_find_card_id")
         kind = str(entry.get("kind", ""))
         if kind not in KINDS:
-            found.append(f"{where}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+            _find(found, where, "kind", f"{where}.kind: expected one of {', '.join(KINDS)}, got {kind!r}",
+                  "data_find_one_of", allowed=", ".join(KINDS), value=repr(kind))
             continue
         name = str(entry.get("name", cid))
         if kind == "special":
@@ -292,13 +338,15 @@ def _cards(raw: dict[str, Any], regions: set[str], found: list[str]) -> dict[str
             continue
         faction = str(entry.get("faction", ""))
         if faction not in FACTIONS:
-            found.append(f"{where}.faction: expected one of {', '.join(FACTIONS)}, got {faction!r}")
+            _find(found, where, "faction", f"{where}.faction: expected one of {', '.join(FACTIONS)}, got {faction!r}",
+                  "data_find_one_of", allowed=", ".join(FACTIONS), value=repr(faction))
         region = str(entry.get("region", "")) if kind == "person" else ""
         if kind == "person" and region not in regions:
-            found.append(f"{where}.region: {region!r} is no region")
+            _find(found, where, "region", f"{where}.region: {region!r} is no region", "lib_find_no_region",
+                  value=repr(region))
         blocks = _int(entry.get("blocks"), f"{where}.blocks", found, 1, 3)
         if kind == "club" and blocks != 1:
-            found.append(f"{where}.blocks: a club card shows one block")
+            _find(found, where, "blocks", f"{where}.blocks: a club card shows one block", "lib_find_club")
         cards[cid] = Card(
             cid, deck, kind, name, region, faction, _int(entry.get("value"), f"{where}.value", found, 0, 20), blocks,
             _bool(entry.get("cannon", False), f"{where}.cannon", found),
@@ -306,35 +354,41 @@ def _cards(raw: dict[str, Any], regions: set[str], found: list[str]) -> dict[str
             _int(entry.get("general", 0), f"{where}.general", found, 0, 20),
         )
     if len(cards) != CARDS:
-        found.append(f"cards: the game has {CARDS} cards, not {len(cards)}")
+        _find(found, "cards", "", f"cards: the game has {CARDS} cards, not {len(cards)}", "data_find_count",
+              wanted=CARDS, count=len(cards))
     for letter, wanted in DECKS.items():
         held = sum(1 for c in cards.values() if c.deck == letter)
         if held != wanted:
-            found.append(f"cards: deck {letter} has {wanted} cards, not {held}")
+            _find(found, "cards", "deck", f"cards: deck {letter} has {wanted} cards, not {held}", "lib_find_deck",
+                  letter=letter, wanted=wanted, count=held)
     for letter in ("A", "B"):
         if not any(c.deck == letter for c in cards.values()):
-            found.append(f"cards: deck {letter} is empty")
+            _find(found, "cards", "deck", f"cards: deck {letter} is empty", "lib_find_deck_empty", letter=letter)
     return cards
 
 
-def _special(cid: str, deck: str, name: str, entry: dict[str, Any], regions: set[str], found: list[str]) -> Card:
+def _special(cid: str, deck: str, name: str, entry: dict[str, Any], regions: set[str], found: Found) -> Card:
     """A special card: its effect, ``count`` (1..5, default 1), and the
     ``faction`` and ``region`` it is limited to (default ``any``; a
     ``place`` card names the faction it places)."""
     where = f"cards.{cid}"
     effect = str(entry.get("effect", ""))
     if effect not in EFFECTS:
-        found.append(f"{where}.effect: expected one of {', '.join(EFFECTS)}, got {effect!r}")
+        _find(found, where, "effect", f"{where}.effect: expected one of {', '.join(EFFECTS)}, got {effect!r}",
+              "data_find_one_of", allowed=", ".join(EFFECTS), value=repr(effect))
     count = _int(entry.get("count", 1), f"{where}.count", found, 1, 5)
     faction = str(entry.get("faction", ANY))
     if faction not in FACTIONS + (ANY,):
-        found.append(f"{where}.faction: expected one of {', '.join(FACTIONS + (ANY,))}, got {faction!r}")
+        _find(found, where, "faction", f"{where}.faction: expected one of {', '.join(FACTIONS + (ANY,))}, got {faction!r}",
+              "data_find_one_of", allowed=", ".join(FACTIONS + (ANY,)), value=repr(faction))
     if effect == "place" and faction == ANY:
-        found.append(f"{where}.faction: a place card names the faction it places")
+        _find(found, where, "faction", f"{where}.faction: a place card names the faction it places", "lib_find_place")
     if effect in ("battle", "unbattle", "draw") and faction != ANY:
-        found.append(f"{where}.faction: a {effect} card takes no faction")
+        _find(found, where, "faction", f"{where}.faction: a {effect} card takes no faction", "lib_find_no_faction",
+              effect=effect)
     region = str(entry.get("region", ANY))
     if region != ANY and region not in regions:
-        found.append(f"{where}.region: {region!r} is no region")
+        _find(found, where, "region", f"{where}.region: {region!r} is no region", "lib_find_no_region",
+              value=repr(region))
     return Card(cid, deck, "special", name, faction="" if faction == ANY else faction, effect=effect, count=count,
                 scope="" if region == ANY else region)
