@@ -414,3 +414,21 @@ def test_a_bad_liberte_data_file_of_a_german_game_is_answered_in_german_as_a_tab
                      "    - | A49 | region | keine Region: 'ATLANTIS'"]
     game = judge.store.game("turn3")
     assert game is not None and "data.liberte" not in game.options
+
+
+def test_a_bad_1847_data_file_of_a_german_game_is_answered_in_german_as_a_table(judge: Table) -> None:
+    """Issue 13 point 3: 1847's table checker words its finding from the
+    catalogue; a German game reads it as a German table row."""
+    from adjudicator.games.pfalz1847.data import template
+
+    secret = turn_game(judge, "1847ae")
+    text = template("companies").replace("certificates = [20, 10, 10, 10, 10, 10, 10, 10, 10]",
+                                         "certificates = [20, 10, 10, 10, 10, 10, 10, 10]", 1)
+    assert german_data(judge, secret, "companies", text) == [
+        "Datendatei companies nicht übernommen, 1 Problem(e):", "    Zeile | Karte | Feld | was erlaubt ist",
+        "    - | L | certificates | die Anteile ergeben zusammen 100 %, nicht 90 %"]
+    assert german_data(judge, secret, "companies", template("bank")) == [
+        "Datendatei companies nicht übernommen, 1 Problem(e):", "    Zeile | Karte | Feld | was erlaubt ist",
+        "    - | [companies] | - | diese Tabelle fehlt"]
+    game = judge.store.game("turn3")
+    assert game is not None and "data.companies" not in game.options

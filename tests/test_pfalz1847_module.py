@@ -64,7 +64,7 @@ def test_data_files_have_templates_and_checks() -> None:
     assert files["market"].check(files["market"].template()) == ()
     assert files["tiles"].check(standin_text()) == ()
     bad_market = files["market"].template().replace('"86p"', '"86"')
-    assert any("par space 86" in p for p in files["market"].check(bad_market))
+    assert any("par space 86" in str(p) for p in files["market"].check(bad_market))
 
 
 def _said(problem: OrderProblem, language: str) -> str:

@@ -13,13 +13,26 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Mapping
 
+from adjudicator.games.base import Finding
 from adjudicator.resources import card_path
 
 TABLES = ("bank", "market", "trains", "phases", "privates", "companies", "bonuses", "map", "tile_shapes", "tiles")
 
 
 class DataError(ValueError):
-    """A data table that cannot be used; the message names the table and field."""
+    """A data table that cannot be used; the message names the table and
+    field; ``key`` (with ``fields``), ``card`` and ``field`` say the same
+    for the catalogue (``finding``)."""
+
+    def __init__(self, text: str, key: str = "", card: str = "", field: str = "", **fields: Any) -> None:
+        super().__init__(text)
+        self.key, self.card, self.field = key, card, field
+        self.fields = tuple((k, str(v)) for k, v in fields.items())
+
+    def finding(self, text: str) -> str | Finding:
+        """The problem as a ``Finding`` with the English ``text`` (a plain
+        text when it has no catalogue key)."""
+        return Finding(text, self.key, self.fields, 0, self.card, self.field) if self.key else text
 
 
 @dataclass(frozen=True)
@@ -163,7 +176,7 @@ class GameData:
             for c, code in enumerate(row):
                 if code == f"{price}p":
                     return (r, c)
-        raise DataError(f"market: no par space {price}")
+        raise DataError(f"market: no par space {price}", "p47_find_par", "market", "rows", value=price)
 
 
 @cache
@@ -181,7 +194,8 @@ def standin_text() -> str:
 def _node(text: str, where: str) -> Node:
     parts = text.split(":")
     if parts[0] not in ("city", "town") or len(parts) not in (2, 3) or not all(p.isdigit() for p in parts[1:]):
-        raise DataError(f"{where}: node {text!r} is not city:REVENUE[:SLOTS] or town:REVENUE")
+        raise DataError(f"{where}: node {text!r} is not city:REVENUE[:SLOTS] or town:REVENUE", "p47_find_node",
+                        where, "nodes", value=repr(text))
     return Node(parts[0], int(parts[1]), int(parts[2]) if len(parts) == 3 else 1)
 
 
@@ -191,7 +205,8 @@ def _paths(items: Any, nodes: int, where: str) -> tuple[tuple[str, str], ...]:
         a, _, b = str(item).partition("-")
         for end in (a, b):
             if not (end in {str(i) for i in range(6)} or (end.startswith("_") and end[1:].isdigit() and int(end[1:]) < nodes)):
-                raise DataError(f"{where}: path {item!r} has an end that is neither a side 0-5 nor a node")
+                raise DataError(f"{where}: path {item!r} has an end that is neither a side 0-5 nor a node",
+                                "p47_find_path", where, "paths", value=repr(item))
         paths.append((a, b))
     return tuple(paths)
 
@@ -207,7 +222,8 @@ def _shape(raw: Mapping[str, Any], where: str, offboard: bool = False) -> Shape:
 def _int(raw: Mapping[str, Any], key: str, where: str) -> int:
     value = raw.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise DataError(f"{where}: {key} must be a whole number, not {value!r}")
+        raise DataError(f"{where}: {key} must be a whole number, not {value!r}", "r48_find_want_number", where, key,
+                        value=repr(value))
     return value
 
 
@@ -218,7 +234,8 @@ def _tables(text: str, where: str) -> dict[str, Any]:
         raise DataError(f"{where}: not TOML ({error})") from None
     unknown = sorted(set(data) - set(TABLES))
     if unknown:
-        raise DataError(f"{where}: unknown table(s) {', '.join(unknown)} (tables: {', '.join(TABLES)})")
+        raise DataError(f"{where}: unknown table(s) {', '.join(unknown)} (tables: {', '.join(TABLES)})",
+                        "r48_find_no_table", ", ".join(f"[{u}]" for u in unknown), tables=", ".join(TABLES))
     return data
 
 
@@ -243,18 +260,21 @@ def build(t: Mapping[str, Any]) -> GameData:
     """``GameData`` from raw tables (see ``game_data``)."""
     missing = [name for name in TABLES if name not in t]
     if missing:
-        raise DataError(f"missing table(s): {', '.join(missing)}")
+        raise DataError(f"missing table(s): {', '.join(missing)}", "data_find_no_table",
+                        ", ".join(f"[{m}]" for m in missing))
     tiles = t["tiles"]
     if tiles.get("counts") == "unknown" or not isinstance(tiles.get("counts"), dict):
         raise DataError("tiles.counts is unknown: give the number of each tile (tile = count) in data file "
-                        "'tiles' (see its template)")
+                        "'tiles' (see its template)", "p47_find_counts_unknown", "tiles", "counts")
     shapes = {str(k): _shape(v, f"tile_shapes.{k}") for k, v in t["tile_shapes"].items() if isinstance(v, dict)}
     counts: dict[str, int] = {}
     for tile, count in tiles["counts"].items():
         if str(tile) not in shapes:
-            raise DataError(f"tiles.counts: tile {tile} has no shape in tile_shapes")
+            raise DataError(f"tiles.counts: tile {tile} has no shape in tile_shapes", "p47_find_no_shape", "tiles",
+                            "counts", value=tile)
         if not isinstance(count, int) or count < 0:
-            raise DataError(f"tiles.counts: tile {tile} count must be a whole number >= 0, not {count!r}")
+            raise DataError(f"tiles.counts: tile {tile} count must be a whole number >= 0, not {count!r}",
+                            "p47_find_count", "tiles", "counts", tile=tile, value=repr(count))
         counts[str(tile)] = count
     upgrades = _upgrades(tiles.get("upgrades"), shapes)
     bank = t["bank"]
@@ -264,10 +284,12 @@ def build(t: Mapping[str, Any]) -> GameData:
         where = f"map.hexes {at or '?'}"
         colour = str(raw.get("colour", ""))
         if colour not in ("white", "yellow", "gray", "red"):
-            raise DataError(f"{where}: colour must be white, yellow, gray or red")
+            raise DataError(f"{where}: colour must be white, yellow, gray or red", "data_find_one_of", where, "colour",
+                            allowed="white, yellow, gray, red", value=repr(colour))
         off = tuple(int(v) for v in raw.get("offboard", (0, 0, 0)))
         if colour == "red" and len(off) != 3:
-            raise DataError(f"{where}: offboard needs three revenues (yellow, green, brown)")
+            raise DataError(f"{where}: offboard needs three revenues (yellow, green, brown)", "p47_find_offboard",
+                            where, "offboard")
         hexes[at] = Hex(at, colour, _shape({**raw, "colour": colour}, where, offboard=colour == "red"),
                         str(raw.get("states", "")), str(raw.get("terrain", "")), int(raw.get("cost", 0)),
                         tuple(int(b) for b in raw.get("borders", ())), str(raw.get("name", "")),
@@ -277,7 +299,8 @@ def build(t: Mapping[str, Any]) -> GameData:
     phases = tuple(Phase(str(r["name"]), tuple(r["colours"]), _int(r, "ors", "phases"), _int(r, "limit", "phases"),
                          tuple(r.get("flags", ()))) for r in t["phases"])
     if [p.name for p in phases] != [tr.name for tr in trains]:
-        raise DataError("phases: there must be one phase per train type, in the same order")
+        raise DataError("phases: there must be one phase per train type, in the same order", "p47_find_phases",
+                        "phases", "name")
     privates = []
     for r in t["privates"]:
         shares = []
@@ -296,10 +319,12 @@ def build(t: Mapping[str, Any]) -> GameData:
     market = tuple(tuple(str(c) for c in row) for row in t["market"]["rows"])
     for company in companies:
         if sum(company.certificates) != 100:
-            raise DataError(f"companies.{company.id}: certificates add up to {sum(company.certificates)}%, not 100%")
+            raise DataError(f"companies.{company.id}: certificates add up to {sum(company.certificates)}%, not 100%",
+                            "p47_find_certificates", company.id, "certificates", value=sum(company.certificates))
         for home in company.home:
             if home not in hexes:
-                raise DataError(f"companies.{company.id}: home {home} is not on the map")
+                raise DataError(f"companies.{company.id}: home {home} is not on the map", "p47_find_home", company.id,
+                                "home", value=home)
     bonuses = t["bonuses"]
     data = GameData(
         _int(bank, "cash", "bank"), {int(k): int(v) for k, v in bank["start_cash"].items()},
@@ -320,34 +345,42 @@ def _upgrades(raw: Any, shapes: Mapping[str, Shape]) -> dict[str, tuple[str, ...
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        raise DataError("tiles.upgrades must be a table of tile = [tiles it may become]")
+        raise DataError("tiles.upgrades must be a table of tile = [tiles it may become]", "p47_find_upgrades",
+                        "tiles", "upgrades")
     after = {"yellow": "green", "green": "brown"}
     found: dict[str, tuple[str, ...]] = {}
     for old, news in raw.items():
         if str(old) not in shapes or not isinstance(news, list):
-            raise DataError(f"tiles.upgrades: {old} is no tile of tile_shapes or its upgrades are no list")
+            raise DataError(f"tiles.upgrades: {old} is no tile of tile_shapes or its upgrades are no list",
+                            "p47_find_upgrade_tile", "tiles", "upgrades", value=old)
         for new in news:
             if str(new) not in shapes or shapes[str(new)].colour != after.get(shapes[str(old)].colour):
-                raise DataError(f"tiles.upgrades: {old} ({shapes[str(old)].colour}) cannot become {new}")
+                raise DataError(f"tiles.upgrades: {old} ({shapes[str(old)].colour}) cannot become {new}",
+                                "p47_find_upgrade", "tiles", "upgrades", old=old, colour=shapes[str(old)].colour,
+                                new=new)
         found[str(old)] = tuple(str(n) for n in news)
     return found
 
 
-def check_table(name: str, text: str) -> tuple[str, ...]:
-    """What is wrong with a GM's data file for table ``name`` (empty: usable)."""
+def check_table(name: str, text: str) -> tuple[str | Finding, ...]:
+    """What is wrong with a GM's data file for table ``name`` (empty:
+    usable), with its catalogue key but a text that is no TOML file."""
     try:
         tables = _tables(text, f"data file {name}")
     except DataError as error:
-        return (str(error),)
+        return (error.finding(str(error)),)
     if name not in tables:
-        return (f"data file {name}: it has no table [{name}]",)
+        return (Finding(f"data file {name}: it has no table [{name}]", "data_find_no_table", (), 0, f"[{name}]"),)
     extra = sorted(set(tables) - {name})
     if extra:
-        return (f"data file {name}: holds other tables too ({', '.join(extra)}); one table per file",)
+        return (Finding(f"data file {name}: holds other tables too ({', '.join(extra)}); one table per file",
+                        "p47_find_other_tables", (("value", ", ".join(extra)),), 0, f"[{name}]"),)
     try:
         build({**merged_tables({}, True), **tables})
-    except (DataError, KeyError, TypeError, ValueError) as error:
-        return (f"data file {name}: {error}",)
+    except DataError as error:
+        return (error.finding(f"data file {name}: {error}"),)
+    except (KeyError, TypeError, ValueError) as error:
+        return (Finding(f"data file {name}: {error}", "p47_find_malformed", (("value", str(error)),), 0, f"[{name}]"),)
     return ()
 
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from adjudicator.games.base import (
-    JSON, AcceptedOrder, DataFile, GameSetupError, Note, OrderCheck, OrderProblem, Resolution, TurnPhase,
+    JSON, AcceptedOrder, DataFile, Finding, GameSetupError, Note, OrderCheck, OrderProblem, Resolution, TurnPhase,
 )
 from adjudicator.games.pfalz1847 import engine
 from adjudicator.games.pfalz1847.data import TABLES, DataError, GameData, check_table, game_data, template
@@ -52,7 +52,7 @@ def _overrides(options: Mapping[str, Any]) -> dict[str, str]:
                 raise GameSetupError(f"option {key}: no table {name} (tables: {', '.join(TABLES)})")
             problems = check_table(name, str(value))
             if problems:
-                raise GameSetupError(f"option {key}: " + "; ".join(problems))
+                raise GameSetupError(f"option {key}: " + "; ".join(str(p) for p in problems))
             found[name] = str(value)
     return found
 
@@ -304,7 +304,7 @@ def _template_of(name: str) -> Callable[[], str]:
     return lambda: template(name)
 
 
-def _check_of(name: str) -> Callable[[str], tuple[str, ...]]:
+def _check_of(name: str) -> Callable[[str], tuple[str | Finding, ...]]:
     return lambda text: check_table(name, text)
 
 
