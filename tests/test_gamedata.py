@@ -208,7 +208,7 @@ def test_the_data_folder_gives_plain_names_inside_it_only(judge: Table, tmp_path
                       ("/dev/zero", "not a plain file name"), ("..", "not a plain file name")):
         lines = as_gm(judge, secret, f"GM DATA cards {name}")
         assert lines[0].startswith("Data file cards not taken, 1 problem(s)"), (name, lines)
-        assert why in lines[1] and "root:" not in "\n".join(lines), (name, lines)
+        assert why in lines[2] and "root:" not in "\n".join(lines), (name, lines)
     game = judge.store.game("spiel2")
     assert game is not None and "data.cards" not in game.options
     lines = as_gm(judge, secret, "GM DATA cards good.toml")
@@ -222,7 +222,29 @@ def test_without_a_data_folder_no_file_is_read(judge: Table) -> None:
     judge.judge.config = judge.config
     _, secret = create(judge)
     lines = as_gm(judge, secret, "GM DATA cards good.toml")
-    assert lines[1] == "    good.toml: the judge has no data folder (configuration [data] folder)"
+    assert lines[2] == "    - | - | - | good.toml: the judge has no data folder (configuration [data] folder)"
+
+
+def test_a_file_refused_as_a_whole_is_answered_in_the_game_language(judge: Table) -> None:
+    """Issue 13 point 3: a binary file, one not UTF-8, a name not in the
+    data folder and a missing data folder read in German in a German game."""
+    _, secret = create(judge)
+    as_gm(judge, secret, "GM LANGUAGE de")
+    head = ["Datendatei cards nicht übernommen, 1 Problem(e):", "    Zeile | Karte | Feld | was erlaubt ist"]
+    assert as_gm(judge, secret, "SL KARTEN", files=(("cards.toml", b"[person]\x00\x01"),)) == head + [
+        "    - | - | - | cards.toml: eine Binärdatei, kein TOML-Text"]
+    assert as_gm(judge, secret, "SL KARTEN", files=(("cards.toml", b"# ok\n\n[person.PE02]\nname = \"\xe4\"\n"),)) == head + [
+        "    4 | - | - | cards.toml: Zeile 4 ist kein UTF-8-Text (die Datei als UTF-8 speichern)"]
+    assert as_gm(judge, secret, "SL DATEN cards absent.toml") == head + [
+        "    - | - | - | absent.toml: keine solche Datei im Datenordner"]
+    assert as_gm(judge, secret, "SL DATEN cards ../x.toml") == head + [
+        "    - | - | - | ../x.toml: kein einfacher Dateiname des Datenordners (keine Pfade)"]
+    judge.config = dataclasses.replace(judge.config, data_folder=None)
+    judge.judge.config = judge.config
+    assert as_gm(judge, secret, "SL DATEN cards good.toml") == head + [
+        "    - | - | - | good.toml: der Schiedsrichter hat keinen Datenordner (Einstellung [data] folder)"]
+    game = judge.store.game("spiel2")
+    assert game is not None and "data.cards" not in game.options
 
 
 def test_the_stand_in_set_is_chosen_by_option_and_said_to_be_one(judge: Table) -> None:

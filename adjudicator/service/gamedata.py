@@ -115,19 +115,30 @@ def path_option(key: str) -> bool:
     return key.casefold().startswith("data.") or bool(_PATH_KEYS.search(key))
 
 
+def _refused(where: str, english: str, key: str, line: int = 0, **fields: Any) -> DataRefused:
+    """A refusal of the whole file ``where`` (its name): the English text
+    ``<where>: <english>`` and the catalogue ``key`` (fields ``file``,
+    ``line`` when one is named, and ``fields``) for the game's language."""
+    named = {"file": where, **({"line": str(line)} if line else {}), **{k: str(v) for k, v in fields.items()}}
+    found: list[str | Finding] = [Finding(f"{where}: {english}", key, tuple(named.items()), line)]
+    return DataRefused(found)
+
+
 def decoded(data: bytes, where: str, limit: int) -> str:
     """A data file's bytes as text (UTF-8, a byte-order mark dropped), or
     ``DataRefused`` for one larger than ``limit`` bytes or not UTF-8 (naming
     the line of the first bad byte)."""
     if len(data) > limit:
-        raise DataRefused([f"{where}: larger than {limit} bytes; a data file may have at most {limit}"])
+        raise _refused(where, f"larger than {limit} bytes; a data file may have at most {limit}", "data_too_large",
+                       limit=limit)
     if b"\x00" in data:
-        raise DataRefused([f"{where}: a binary file, not a TOML text"])
+        raise _refused(where, "a binary file, not a TOML text", "data_file_binary")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise DataRefused([f"{where}: line {line}: not UTF-8 text (save the file as UTF-8)"]) from None
+        raise _refused(where, f"line {line}: not UTF-8 text (save the file as UTF-8)", "data_file_not_utf8",
+                       line=line) from None
 
 
 def checked(data_file: DataFile, text: str, where: str) -> str:
@@ -152,20 +163,21 @@ def from_folder(folder: Path | None, filename: str, limit: int) -> bytes:
     at most ``limit`` bytes.  ``DataRefused`` says what is wrong without
     telling anything about the server beyond the folder."""
     if folder is None:
-        raise DataRefused([f"{filename}: the judge has no data folder (configuration [data] folder)"])
+        raise _refused(filename, "the judge has no data folder (configuration [data] folder)", "data_folder_none")
     if not _PLAIN_NAME.match(filename) or ".." in filename:
-        raise DataRefused([f"{filename}: not a plain file name of the data folder (no paths)"])
+        raise _refused(filename, "not a plain file name of the data folder (no paths)", "data_folder_not_plain")
     base = folder.resolve()
     path = base / filename
     try:
         if path.is_symlink() or path.resolve().parent != base or not path.is_file():
-            raise DataRefused([f"{filename}: no such file in the data folder"])
+            raise _refused(filename, "no such file in the data folder", "data_folder_no_file")
         with open(path, "rb") as handle:
             data = handle.read(limit + 1)
     except OSError:
-        raise DataRefused([f"{filename}: no such file in the data folder"]) from None
+        raise _refused(filename, "no such file in the data folder", "data_folder_no_file") from None
     if len(data) > limit:
-        raise DataRefused([f"{filename}: larger than {limit} bytes; a data file may have at most {limit}"])
+        raise _refused(filename, f"larger than {limit} bytes; a data file may have at most {limit}", "data_too_large",
+                       limit=limit)
     return data
 
 
