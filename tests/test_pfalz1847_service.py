@@ -83,3 +83,15 @@ def test_a_queued_order_refused_at_the_turn_is_named_in_the_games_language(table
                 "en": f"  BUY W: W is not in the start packet (still there: {left}) Hint: PASS; BUY PLP"}
     assert any(line.startswith(expected[table.language]) for line in turn.splitlines())
     assert not any(word in turn for word in OTHER[table.language])
+
+
+def test_a_garbled_order_is_answered_in_the_games_language_only(table: Table) -> None:
+    """Issue 13 point 3: a line that is no order at all gets its column and
+    the unread rest in the game's language, with the order syntax as hint."""
+    ack = table.send("S3", "BUY K 7 8 zz")["acknowledgement"]
+    said = {"de": "  Zeile 2, Spalte 7: FEHLER in \"BUY K 7 8 zz\": ab Spalte 7 nicht als Befehl lesbar: '7 8 zz' "
+                  "Tipp: BUY K | BUY L IPO | ",
+            "en": "  line 2, column 7: ERROR in \"BUY K 7 8 zz\": cannot read this as an order at column 7: '7 8 zz' "
+                  "Hint: BUY K | BUY L IPO | "}
+    assert any(line.startswith(said[table.language]) for line in ack.splitlines()), ack
+    assert ("cannot read" in ack) == (table.language == "en")

@@ -136,7 +136,8 @@ class Pfalz1847:
             try:
                 order = parse_line(text)
             except ParseError as error:
-                problems.append(OrderProblem(number, error.column, text, error.message, HINT))
+                unread = Note(error.key, (*error.fields.items(), ("hint", HINT))) if error.key else None
+                problems.append(OrderProblem(number, error.column, text, error.message, HINT, unread))
                 continue
             if isinstance(order, Undo):
                 if not history or history[-1][0] != power:

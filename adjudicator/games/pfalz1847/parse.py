@@ -29,10 +29,14 @@ MAX_LINE = 200
 class ParseError(ValueError):
     """A line that is no order: ``column`` (1-based) and what is wrong."""
 
-    def __init__(self, column: int, message: str) -> None:
+    def __init__(self, column: int, message: str, key: str = "", **fields: str) -> None:
         super().__init__(message)
         self.column = column
         self.message = message
+        self.key = key
+        """The catalogue entry (``templates/texts/pfalz1847.toml``) that says
+        ``message`` in the game's language, filled with ``fields``."""
+        self.fields = fields
 
 
 @cache
@@ -55,7 +59,7 @@ def train_name(text: str) -> str:
 def parse_line(text: str) -> Order:
     """The order written on ``text``; raises ``ParseError``."""
     if len(text) > MAX_LINE:
-        raise ParseError(MAX_LINE, f"line longer than {MAX_LINE} characters")
+        raise ParseError(MAX_LINE, f"line longer than {MAX_LINE} characters", "p47_line_too_long", limit=str(MAX_LINE))
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
@@ -113,4 +117,6 @@ def parse_line(text: str) -> Order:
 
 
 def _fail(column: int, text: str) -> Order:
-    raise ParseError(column, f"cannot read this as an order at column {column}: {text[max(0, column - 1):][:30]!r}")
+    rest = repr(text[max(0, column - 1):][:30])
+    raise ParseError(column, f"cannot read this as an order at column {column}: {rest}", "p47_unreadable",
+                     at=str(column), rest=rest)
