@@ -454,3 +454,13 @@ def test_a_bad_1847_data_file_of_a_german_game_is_answered_in_german_as_a_table(
         "    - | [companies] | - | diese Tabelle fehlt"]
     game = judge.store.game("turn3")
     assert game is not None and "data.companies" not in game.options
+
+
+@pytest.mark.parametrize(("variant", "name"), [("kreml4", "kreml"), ("liberte", "liberte"), ("1847ae", "companies")])
+def test_a_data_file_that_is_no_toml_is_answered_in_german_with_its_line(judge: Table, variant: str, name: str) -> None:
+    """Issue 13 point 3: a TOML syntax error in a GM's data file is one
+    German table row with the line the parser names, for every game with
+    data files (1848's cards: ``test_revolution1848_cardfile``)."""
+    lines = german_data(judge, turn_game(judge, variant), name, '[meta]\nstandin = false\nname = "x\n')
+    assert lines == [f"Datendatei {name} nicht übernommen, 1 Problem(e):", "    Zeile | Karte | Feld | was erlaubt ist",
+                     "    3 | - | - | kein gültiges TOML ab Spalte 10 (Klammern, Anführungszeichen und = prüfen)"]

@@ -36,7 +36,7 @@ def test_the_data_template_marks_every_unknown_and_names_its_sources() -> None:
     assert text.count(' = "unknown"') == 23 * 4 + 3 + 2 + 7  # 23 politicians, Nestor's card, 2 tables, the event card
     assert "[[event]]: the event cards (needed unless the game plays with events=off)" in data.unknown(None)
     assert "fatamorgana.ch" in text and "Source" in text
-    problems = data.check(text)
+    problems = [str(p) for p in data.check(text)]
     assert any("politician 2: name is unknown" in p for p in problems)
     assert any("health.normal is unknown" in p for p in problems)
     assert len(problems) > 90
@@ -59,11 +59,11 @@ def test_the_stand_in_set_is_complete_marked_and_consistent_with_the_text() -> N
 def test_the_check_lists_every_problem_of_a_gm_file() -> None:
     text = data.standin_text().replace('age = 66', 'age = "old"').replace('hated = "foreign"', 'hated = "pope"', 1)
     text = text.replace('"GGGG------------KKKA"', '"GGGG-----"')
-    problems = data.check(text)
+    problems = [str(p) for p in data.check(text)]
     assert any("Anatoli Apparatow): age" in p for p in problems)
     assert any("hated must be one of" in p and "'pope'" in p for p in problems)
     assert any("health.normal row 1" in p for p in problems)
-    assert data.check("not = [toml") [0].startswith("not a TOML file")
+    assert str(data.check("not = [toml")[0]).startswith("not a TOML file")
 
 
 def test_a_game_cannot_start_without_data_and_starts_with_the_gms_file_or_the_stand_in() -> None:

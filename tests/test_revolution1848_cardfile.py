@@ -97,7 +97,7 @@ def test_wrong_kinds_references_effects_and_syntax_carry_their_catalogue_keys() 
     assert [(p.card, p.key, dict(p.fields)) for p in reference if isinstance(p, Finding)] == [
         ("A03", "r48_find_no_next", {"value": "'A99'"})]
     syntax = check("[person.PE02\nvalue = 3\n")[0]
-    assert isinstance(syntax, Finding) and (syntax.key, syntax.line) == ("r48_find_toml", 1)
+    assert isinstance(syntax, Finding) and (syntax.key, syntax.line) == ("data_find_toml", 1)
     assert dict(syntax.fields)["column"].isdigit()
 
 

@@ -19,6 +19,7 @@ written before they existed still works).  Randomness comes only from
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -176,6 +177,15 @@ class Finding:
 
     def __str__(self) -> str:
         return self.text
+
+
+def toml_syntax_finding(error: Exception, text: str) -> Finding:
+    """A TOML syntax error of a GM's data file as a finding: the line and
+    column the parser names (line 0 and column "?" when it names none),
+    the catalogue key ``data_find_toml``, ``text`` as its English."""
+    found = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
+    line, column = (int(found.group(1)), found.group(2)) if found else (0, "?")
+    return Finding(text, "data_find_toml", (("column", column),), line)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from adjudicator.games.base import Finding
+from adjudicator.games.base import Finding, toml_syntax_finding
 from adjudicator.resources import card_path
 
 UNKNOWN = "unknown"
@@ -171,7 +171,7 @@ def parse(text: str) -> KremlData:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise DataError((f"not a TOML file: {error}",)) from None
+        raise DataError((toml_syntax_finding(error, f"not a TOML file: {error}"),)) from None
     problems: list[str | Finding] = []
     cards = _politicians(raw.get("politician"), problems)
     health = raw.get("health")

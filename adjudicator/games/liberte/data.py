@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Callable
 
-from adjudicator.games.base import Finding
+from adjudicator.games.base import Finding, toml_syntax_finding
 from adjudicator.resources import card_path
 
 FACTIONS = ("red", "blue", "white")
@@ -175,7 +175,7 @@ def problems(text: str) -> tuple[str | Finding, ...]:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        return (f"not TOML: {error}",)
+        return (toml_syntax_finding(error, f"not TOML: {error}"),)
     found: Found = []
     _unknowns(raw, "", found)
     if len(found) > 40:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Mapping
 
-from adjudicator.games.base import Finding
+from adjudicator.games.base import Finding, toml_syntax_finding
 from adjudicator.resources import card_path
 
 TABLES = ("bank", "market", "trains", "phases", "privates", "companies", "bonuses", "map", "tile_shapes", "tiles")
@@ -365,6 +365,10 @@ def _upgrades(raw: Any, shapes: Mapping[str, Shape]) -> dict[str, tuple[str, ...
 def check_table(name: str, text: str) -> tuple[str | Finding, ...]:
     """What is wrong with a GM's data file for table ``name`` (empty:
     usable), with its catalogue key but a text that is no TOML file."""
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        return (toml_syntax_finding(error, f"data file {name}: not TOML ({error})"),)
     try:
         tables = _tables(text, f"data file {name}")
     except DataError as error:

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from adjudicator.games.base import Finding
+from adjudicator.games.base import Finding, toml_syntax_finding
 from adjudicator.games.revolution1848.cards import (
     CardDataError, UNKNOWN, base_text, build, merged, missing_values, base_data, standin_text,
 )
@@ -216,14 +216,6 @@ def _toml_problem(error: tomllib.TOMLDecodeError) -> str:
     return f"not valid TOML: {what}"
 
 
-def _toml_finding(error: tomllib.TOMLDecodeError) -> Finding:
-    """A TOML syntax error as a finding: its line and column, the English
-    text of ``_toml_problem``."""
-    found = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
-    line, column = (int(found.group(1)), found.group(2)) if found else (0, "?")
-    return Finding(_toml_problem(error), "r48_find_toml", (("column", column),), line)
-
-
 _KIND_KEYS: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = tuple(
     (re.compile(pattern + "$"), key, names) for pattern, key, names in (
         (r"expected a whole number, got (.*)", "r48_find_want_number", ("value",)),
@@ -408,7 +400,7 @@ def check(text: str) -> tuple[str | Finding, ...]:
     try:
         overlay = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        return (_toml_finding(error),)
+        return (toml_syntax_finding(error, _toml_problem(error)),)
     lines = lines_of(text)
     base = base_data()
     problems = _structure(overlay, base, lines)
