@@ -464,3 +464,19 @@ def test_a_data_file_that_is_no_toml_is_answered_in_german_with_its_line(judge: 
     lines = german_data(judge, turn_game(judge, variant), name, '[meta]\nstandin = false\nname = "x\n')
     assert lines == [f"Datendatei {name} nicht übernommen, 1 Problem(e):", "    Zeile | Karte | Feld | was erlaubt ist",
                      "    3 | - | - | kein gültiges TOML ab Spalte 10 (Klammern, Anführungszeichen und = prüfen)"]
+
+
+@pytest.mark.parametrize(("variant", "option", "expected"), [
+    ("kreml4", "seniority A,B", "Option seniority: jeden Platz genau einmal nennen (A, B, C, D), nicht 'A,B'"),
+    ("kreml4", "purges 7", "unbekannte Option 'purges' (Kreml kennt events, "),
+    ("kreml4", "hr1 7", "Option hr1: 7 ist keine Variante (erlaubt: 1, 2, 3)"),
+])
+def test_a_refused_option_of_a_german_turn_game_is_answered_in_german(judge: Table, variant: str, option: str,
+                                                                     expected: str) -> None:
+    """Issue 13 point 3: Kreml's refusals of an option come as catalogue
+    notes, worded in the game's language."""
+    secret = turn_game(judge, variant)
+    mail(judge, GM, [f"GAMEMASTER turn3 {secret}", "SL OPTION data standin"])
+    lines = answer(mail(judge, GM, [f"GAMEMASTER turn3 {secret}", f"SL OPTION {option}"]))
+    assert any(expected in line for line in lines), lines
+    assert not any(word in line for line in lines for word in ("not a variant", "name every seat", "unknown option"))

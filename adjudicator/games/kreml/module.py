@@ -80,17 +80,22 @@ class KremlGame:
             text = kdata.standin_text()
         if text is None:
             problems = kdata.check(kdata.template())
+            examples = "; ".join(str(p) for p in problems[:5])
             raise GameSetupError(
                 f"Kreml needs its game data: send the data file {DATA_NAME} (template: the data file "
                 f"{DATA_NAME}) or choose data=standin (invented values). Unknown now: {len(problems)} values, "
-                f"for example: " + "; ".join(str(p) for p in problems[:5]))
+                f"for example: " + examples,
+                Note("kreml_setup_no_data", (("file", DATA_NAME), ("count", str(len(problems))))))
         try:
             game_data = kdata.parse(str(text))
         except kdata.DataError as error:
-            raise GameSetupError(f"data.{DATA_NAME}: " + "; ".join(error.problems)) from None
+            listed = "; ".join(error.problems[:12])
+            raise GameSetupError(f"data.{DATA_NAME}: " + "; ".join(error.problems), Note(
+                "kreml_setup_problems", (("file", DATA_NAME), ("problems", listed)))) from None
         if rules["events"] and game_data.events is None:
             raise GameSetupError(f"data.{DATA_NAME}: the event cards ([[event]]) are unknown: fill them in, or "
-                                 f"play without them with the option events=off")
+                                 f"play without them with the option events=off",
+                                 Note("kreml_setup_no_events", (("file", DATA_NAME),)))
         seniority = _seniority(str(options.get("seniority", "")), self.powers())
         # the judge's seed (verifiable: adjudicator verify); an explicit option seed only for tests
         secret = str(options["seed"]) if "seed" in options else randomness.seed_text(seed)
@@ -397,7 +402,8 @@ def _seniority(text: str, seats: tuple[str, ...]) -> tuple[str, ...]:
         return seats
     given = tuple(s.strip().upper() for s in text.replace(";", ",").split(",") if s.strip())
     if sorted(given) != sorted(seats):
-        raise GameSetupError(f"option seniority: name every seat once ({', '.join(seats)}), not {text!r}")
+        raise GameSetupError(f"option seniority: name every seat once ({', '.join(seats)}), not {text!r}",
+                             Note("kreml_setup_seniority", (("seats", ", ".join(seats)), ("value", repr(text)))))
     return given
 
 

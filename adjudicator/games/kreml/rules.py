@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from adjudicator.games.base import GameSetupError
+from adjudicator.games.base import GameSetupError, Note
 
 JSON = dict[str, Any]
 
@@ -74,13 +74,16 @@ def rule_options(options: Mapping[str, Any]) -> dict[str, int]:
             continue
         if name not in VARIANTS:
             known = ", ".join(sorted(VARIANTS))
-            raise GameSetupError(f"unknown option {key!r} (Kreml knows {known}, data, data.kreml, seniority)")
+            raise GameSetupError(f"unknown option {key!r} (Kreml knows {known}, data, data.kreml, seniority)",
+                                 Note("kreml_setup_unknown_option", (("option", repr(key)), ("known", known))))
         number = _WORDS.get(str(value).strip().lower()) if not isinstance(value, int) else value
         if number is None and str(value).strip().isdigit():
             number = int(str(value).strip())
         if number not in VARIANTS[name]:
             allowed = ", ".join(str(v) for v in VARIANTS[name])
-            raise GameSetupError(f"option {key}: {value!r} is not a variant (allowed: {allowed})")
+            raise GameSetupError(f"option {key}: {value!r} is not a variant (allowed: {allowed})",
+                                 Note("kreml_setup_variant", (("option", key), ("value", repr(value)),
+                                                              ("allowed", allowed))))
         chosen[name] = int(number)
     return chosen
 

@@ -49,10 +49,13 @@ def _overrides(options: Mapping[str, Any]) -> dict[str, str]:
         if key.startswith("data."):
             name = key.removeprefix("data.")
             if name not in TABLES:
-                raise GameSetupError(f"option {key}: no table {name} (tables: {', '.join(TABLES)})")
+                raise GameSetupError(f"option {key}: no table {name} (tables: {', '.join(TABLES)})",
+                                     Note("p47_setup_no_table", (("option", key), ("tables", ", ".join(TABLES)))))
             problems = check_table(name, str(value))
             if problems:
-                raise GameSetupError(f"option {key}: " + "; ".join(str(p) for p in problems))
+                listed = "; ".join(str(p) for p in problems)
+                raise GameSetupError(f"option {key}: " + listed,
+                                     Note("p47_setup_problems", (("file", name), ("problems", listed))))
             found[name] = str(value)
     return found
 
@@ -101,7 +104,8 @@ class Pfalz1847:
         try:
             data = _data(standin, tuple(sorted(overrides.items())))
         except DataError as error:
-            raise GameSetupError(f"1847ae: {error}") from None
+            raise GameSetupError(f"1847ae: {error}", Note("p47_setup_problems", (
+                ("file", "1847ae"), ("problems", str(error))))) from None
         g = engine.new_game(data, self.players)
         state: JSON = {"variant": VARIANT, "options": dict(options), "standin": data.standin,
                        "overrides": overrides, "players": self.players, "history": [], "game": g}
