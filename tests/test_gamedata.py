@@ -480,3 +480,14 @@ def test_a_refused_option_of_a_german_turn_game_is_answered_in_german(judge: Tab
     lines = answer(mail(judge, GM, [f"GAMEMASTER turn3 {secret}", f"SL OPTION {option}"]))
     assert any(expected in line for line in lines), lines
     assert not any(word in line for line in lines for word in ("not a variant", "name every seat", "unknown option"))
+
+
+def test_what_a_german_kreml_game_still_lacks_is_listed_by_the_templates_names(judge: Table) -> None:
+    """Issue 13 point 3: the unknown tables of a German game waiting for
+    its Kreml data are named by the template's table and field names, with
+    no English prose."""
+    lines = answer(mail(judge, GM, [f"GAMEMASTER turn3 {turn_game(judge, 'kreml4')}", "SL OPTION hr1 2"]))
+    listed = lines[lines.index(next(line for line in lines if line.endswith("unbekannt:"))) + 1:]
+    assert [line.strip() for line in listed[:4]] == [
+        "[[politician]]: name, age, favoured, hated", "[health] normal", "[health] cure",
+        "[[event]]: key, name_de, name_en, count, phases, effect, value (or: events=off)"]

@@ -34,7 +34,7 @@ def test_the_variants_are_registered_in_german_and_english_for_three_to_six_play
 def test_the_data_template_marks_every_unknown_and_names_its_sources() -> None:
     text = data.template()
     assert text.count(' = "unknown"') == 23 * 4 + 3 + 2 + 7  # 23 politicians, Nestor's card, 2 tables, the event card
-    assert "[[event]]: the event cards (needed unless the game plays with events=off)" in data.unknown(None)
+    assert "[[event]]: key, name_de, name_en, count, phases, effect, value (or: events=off)" in data.unknown(None)
     assert "fatamorgana.ch" in text and "Source" in text
     problems = [str(p) for p in data.check(text)]
     assert any("politician 2: name is unknown" in p for p in problems)

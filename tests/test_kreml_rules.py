@@ -747,7 +747,7 @@ def test_ruling_29_event_cards_are_on_by_default_and_a_game_without_their_data_c
     assert rule_options({})["events"] == 1 and rule_options({"ereigniskarten": "aus"})["events"] == 0
     text = _without_events(data.standin_text())
     assert data.check(text) == () and data.parse(text).events is None
-    assert "[[event]]: the event cards (needed unless the game plays with events=off)" in data.unknown(text)
+    assert "[[event]]: key, name_de, name_en, count, phases, effect, value (or: events=off)" in data.unknown(text)
     with pytest.raises(GameSetupError, match="events=off"):
         KremlGame().start({"data.kreml": text}, 1)
     started = KremlGame().start({"data.kreml": text, "events": "off"}, 1)

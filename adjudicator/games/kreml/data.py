@@ -190,7 +190,9 @@ def parse(text: str) -> KremlData:
 
 def unknown(text: str | None) -> tuple[str, ...]:
     """What a data text (None: the template) still leaves unknown, one
-    line per table: the politicians, the health tables, the event cards."""
+    line per table: the politicians, the health tables, the event cards,
+    each named by the template's own table and field names (so the line
+    reads the same to a German and an English GM)."""
     try:
         raw = tomllib.loads(template() if text is None else text)
     except tomllib.TOMLDecodeError:
@@ -199,11 +201,11 @@ def unknown(text: str | None) -> tuple[str, ...]:
     names = [e for e in raw.get("politician", []) if isinstance(e, dict)]
     if len(names) != POLITICIANS or any(UNKNOWN in (e.get("name"), e.get("age"), e.get("favoured"), e.get("hated"))
                                         for e in names):
-        found.append("[[politician]]: names, ages, favoured and hated offices")
+        found.append("[[politician]]: name, age, favoured, hated")
     health = raw.get("health", {}) if isinstance(raw.get("health"), dict) else {}
     found += [f"[health] {k}" for k in ("normal", "cure") if health.get(k, UNKNOWN) == UNKNOWN]
     if _events(raw.get("event"), []) is None:
-        found.append("[[event]]: the event cards (needed unless the game plays with events=off)")
+        found.append("[[event]]: key, name_de, name_en, count, phases, effect, value (or: events=off)")
     return tuple(found)
 
 
