@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import sys
 from datetime import datetime, timezone
@@ -325,6 +324,9 @@ def build_parser() -> argparse.ArgumentParser:
 _NEEDS_SECRETS = ("serve",)
 """Commands that send mail or answer ADMIN: only they need the passwords."""
 
+_SCHEDULES = ("serve", "demo")
+"""Commands that run the judge's scheduler (whose log ``--verbose`` lets through)."""
+
 
 def _global_options(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     """``--config FILE`` and ``--verbose`` taken from anywhere in ``argv``
@@ -355,7 +357,10 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     own, rest = _global_options(list(sys.argv[1:] if argv is None else argv))
     args = build_parser().parse_args(own + rest)
     err = stderr or sys.stderr
-    logging.getLogger("apscheduler").setLevel(logging.DEBUG if args.verbose else logging.ERROR)
+    if args.command in _SCHEDULES:  # logging is imported only where something logs (issue 20)
+        import logging
+
+        logging.getLogger("apscheduler").setLevel(logging.DEBUG if args.verbose else logging.ERROR)
     try:
         args.config = load_config(args.config, need_secrets=args.command in _NEEDS_SECRETS)
     except ConfigError as error:

@@ -18,8 +18,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from adjudicator.games import UnknownGame, game_module
-
 
 class ConfigError(ValueError):
     """A configuration that cannot be used; the message names file and key."""
@@ -261,6 +259,8 @@ def _postgres_url(value: Any) -> str:
 
 
 def _variant(value: Any) -> str:
+    from adjudicator.games import UnknownGame, game_module
+
     text = _string(value)
     try:
         game_module(text)

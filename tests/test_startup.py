@@ -1,7 +1,8 @@
 """Commands that neither draw nor serve import none of the heavy modules
 (issue 20 point 6): the start-up time itself is printed by
-``benchmarks/startup.py``; this test checks, in a fresh interpreter, which
-modules the command line loads to build its parser and print ``--help``."""
+``benchmarks/startup.py``; these tests check, in a fresh interpreter,
+which modules the command line loads to build its parser and print
+``--help``, and which modules whole commands load on a fresh judge."""
 
 from __future__ import annotations
 
@@ -71,3 +72,114 @@ def test_looking_at_a_diplomacy_game_loads_no_grammar_or_drawing() -> None:
     data = json.loads(done.stdout)
     assert "England" in data["acting"]
     assert [m for m in data["modules"] if m.split(".")[0] in ("lark", "PIL", "jinja2", "apscheduler")] == []
+
+
+# What a whole command (not only its parser) loads: ``adjudicator.cli.main``
+# runs in a fresh interpreter on a fresh judge, then the modules it loaded
+# are written to a file beside the judge's configuration.
+COMMAND_PROBE = """
+import json, sys
+import adjudicator.cli
+try:
+    status = adjudicator.cli.main(sys.argv[1:])
+finally:
+    with open("modules.json", "w", encoding="utf-8") as handle:
+        json.dump(sorted(sys.modules), handle)
+raise SystemExit(status)
+"""
+
+CONFIG = '''[judge]
+address = "judge@pbem.test"
+language = "en"
+admin = "admin@pbem.test"
+[database]
+path = "judge.sqlite3"
+'''
+
+MAIL = b"""From: Player <player@example.org>
+To: judge@pbem.test
+Subject: orders
+Message-ID: <startup-probe@example.org>
+
+SIGNON England probe secret-password
+F Lon - Nth
+"""
+
+GAMES = ("adjudicator.games.diplomacy", "adjudicator.games.revolution1848", "adjudicator.games.kreml",
+         "adjudicator.games.liberte", "adjudicator.games.pfalz1847")
+SERVING = ("logging",)  # Lark logs too: not for the grammars' commands
+DRAWING_AND_SERVING = ("PIL", "jinja2", "apscheduler", "aiosmtplib", "imapclient", "mailbox",
+                       "adjudicator.games.pictures", "adjudicator.service.runner", "adjudicator.service.handler", "adjudicator.service.notify", "adjudicator.service.turns")
+NOTHING_OF_A_GAME = (*DRAWING_AND_SERVING, *SERVING, *GAMES, "lark", "adjudicator.games.base", "adjudicator.games.registry")
+
+
+def command_modules(folder: Path, *arguments: str, stdin: bytes | None = None) -> list[str]:
+    """The modules ``adjudicator --config judge.toml ARGUMENTS`` loaded in ``folder`` (it must succeed)."""
+    done = subprocess.run([sys.executable, "-c", COMMAND_PROBE, "--config", "judge.toml", *arguments],
+                          input=stdin, capture_output=True, cwd=folder, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(folder)})
+    assert done.returncode == 0, (arguments, done.stdout, done.stderr)
+    modules: list[str] = json.loads((folder / "modules.json").read_text(encoding="utf-8"))
+    return modules
+
+
+def among(modules: list[str], names: tuple[str, ...]) -> list[str]:
+    return sorted({n for n in names for m in modules if m == n or m.startswith(n + ".")})
+
+
+def judge_folder(tmp_path: Path) -> Path:
+    """A judge with one standard game ``probe``."""
+    (tmp_path / "judge.toml").write_text(CONFIG, encoding="utf-8")
+    command_modules(tmp_path, "game", "create", "probe", "--variant", "standard")
+    return tmp_path
+
+
+def test_commands_that_read_the_database_load_no_game_mail_parser_or_sealing(tmp_path: Path) -> None:
+    folder = judge_folder(tmp_path)
+    for arguments in (("game", "list"), ("outbox",), ("outbox", "--json"), ("db", "status"), ("purge",),
+                      ("db", "migrate")):
+        modules = command_modules(folder, *arguments)
+        assert among(modules, NOTHING_OF_A_GAME + ("cryptography", "email.policy", "hashlib")) == [], arguments
+        assert "adjudicator.service.store" in modules and "sqlite3" in modules, arguments
+
+
+def test_showing_a_game_loads_only_that_game_and_no_grammar(tmp_path: Path) -> None:
+    modules = command_modules(judge_folder(tmp_path), "game", "show", "probe")
+    assert among(modules, GAMES) == ["adjudicator.games.diplomacy"]
+    assert among(modules, DRAWING_AND_SERVING + SERVING + ("lark", "cryptography")) == []
+
+
+def test_creating_a_game_loads_only_that_game_and_neither_drawing_grammar_nor_mail_client(tmp_path: Path) -> None:
+    modules = command_modules(judge_folder(tmp_path), "game", "create", "second", "--variant", "standard")
+    assert among(modules, GAMES) == ["adjudicator.games.diplomacy"]
+    assert among(modules, ("PIL", "jinja2", "apscheduler", "aiosmtplib", "imapclient", "lark", "cryptography",
+                           "adjudicator.service.runner", "adjudicator.games.pictures")) == []
+
+
+def test_a_data_template_loads_only_its_game(tmp_path: Path) -> None:
+    folder = judge_folder(tmp_path)
+    modules = command_modules(folder, "data", "template", "1848", "cards")
+    assert among(modules, GAMES) == ["adjudicator.games.revolution1848"]
+    assert among(modules, DRAWING_AND_SERVING + ("cryptography", "adjudicator.service.store")) == []
+
+
+def test_receive_seals_the_mail_and_loads_no_game_grammar_or_maildir(tmp_path: Path) -> None:
+    folder = judge_folder(tmp_path)
+    modules = command_modules(folder, "receive", stdin=MAIL)
+    assert among(modules, NOTHING_OF_A_GAME) == []
+    assert "cryptography.fernet" in modules  # the mail is stored sealed (issue 12): the key is used
+    import sqlite3
+
+    with sqlite3.connect(folder / "judge.sqlite3") as db:
+        (raw,) = db.execute("SELECT raw FROM inbound").fetchone()
+    assert b"secret-password" not in bytes(raw) and b"SIGNON" not in bytes(raw)
+
+
+def test_adjudicate_loads_the_diplomacy_rules_and_grammar_but_no_service_or_drawing(tmp_path: Path) -> None:
+    folder = judge_folder(tmp_path)
+    case = json.dumps({"variant": "standard", "phase": "S1901M", "orders": {"England": ["F Lon - Nth"]}})
+    modules = command_modules(folder, "adjudicate", stdin=case.encode())
+    assert among(modules, GAMES) == ["adjudicator.games.diplomacy"]
+    assert "lark" in modules
+    assert among(modules, DRAWING_AND_SERVING + ("cryptography", "adjudicator.service.store", "sqlite3",
+                                                 "adjudicator.games.diplomacy.drawing")) == []

@@ -11,19 +11,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
-import signal
-import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 from adjudicator.config import format_duration, parse_duration
-from adjudicator.games import UnknownGame, game_module
-from adjudicator.games.base import GameSetupError
-from adjudicator.service import gamedata
-from adjudicator.service.demo_scripts import SCRIPTS
 
+# The games (their registry and data files), the demo's scripts, logging
+# and the judge are imported by the commands that use them, so that
+# ``game list``, ``outbox`` or ``purge`` load no game (issue 20).
 if TYPE_CHECKING:
     from adjudicator.service.runner import Judge
     from adjudicator.service.store import Store
@@ -66,6 +62,9 @@ def option_value(key: str, text: str) -> Any:
 
 def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Create a game open for sign-on; 2 when the name, variant or an option is wrong."""
+    from adjudicator.games import UnknownGame, game_module
+    from adjudicator.games.base import GameSetupError
+    from adjudicator.service import gamedata
     from adjudicator.service.auth import hash_password
     from adjudicator.service.turns import GameError, create_game
 
@@ -131,6 +130,8 @@ def data_options(module: Any, items: list[str], limit: int) -> dict[str, str]:
     """``--data NAME=FILE`` items as options ``data.<name>``: each file read
     (at most ``limit`` bytes), decoded and checked by the game;
     ``DataRefused`` names every problem with file, line and field."""
+    from adjudicator.service import gamedata
+
     options: dict[str, str] = {}
     problems: list[str] = []
     for item in items:
@@ -159,6 +160,8 @@ def data_options(module: Any, items: list[str], limit: int) -> dict[str, str]:
 
 def _variant_module(args: argparse.Namespace, what: str, stderr: TextIO) -> Any:
     """The game module of ``args.variant``, or None after saying why not."""
+    from adjudicator.games import UnknownGame, game_module
+
     try:
         return game_module(args.variant)
     except UnknownGame as error:
@@ -168,6 +171,8 @@ def _variant_module(args: argparse.Namespace, what: str, stderr: TextIO) -> Any:
 
 def command_data_template(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Print the template of a game's data file; 2 for an unknown variant or file."""
+    from adjudicator.service import gamedata
+
     module = _variant_module(args, "template", stderr)
     if module is None:
         return 2
@@ -184,6 +189,8 @@ def command_data_template(args: argparse.Namespace, stdin: TextIO, stdout: TextI
 def command_data_check(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Check a data file: every problem on its own line (file, line, field);
     0 when a game can start with it, 1 when not, 2 when unreadable."""
+    from adjudicator.service import gamedata
+
     module = _variant_module(args, "check", stderr)
     if module is None:
         return 2
@@ -221,6 +228,7 @@ def command_game_list(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, s
 def command_game_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """A game's phase, deadline and seats, and which powers have orders in
     (never the orders themselves); 1 when there is no such game."""
+    from adjudicator.games import game_module
     from adjudicator.service.render import Texts
 
     store = open_store(args, stderr)
@@ -298,6 +306,7 @@ def command_outbox(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stde
 def command_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Run the judge until SIGTERM/SIGINT (``--once``: one round, then exit)."""
     import asyncio
+    import logging
 
     from adjudicator.service.imap import MailboxUnavailable
     from adjudicator.service.lock import AlreadyServing, ServeLock
@@ -373,6 +382,7 @@ def command_hash_password(args: argparse.Namespace, stdin: TextIO, stdout: TextI
 
 async def _serve_until_signal(judge: Judge) -> None:
     import asyncio
+    import signal
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -386,8 +396,10 @@ def command_demo(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr
     """Play the scripted demo game and print where its mails are."""
     import asyncio
     import mailbox
+    import tempfile
 
     from adjudicator.service.demo import demo_config, play
+    from adjudicator.service.demo_scripts import SCRIPTS
 
     folder = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="adjudicator-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -442,6 +454,22 @@ def command_verify(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stde
     return 0 if not problems else 1
 
 
+class _DemoScripts:
+    """The demo's script names as ``--variant`` choices, read from
+    ``demo_scripts`` only when ``demo`` parses or prints its options."""
+
+    def _names(self) -> list[str]:
+        from adjudicator.service.demo_scripts import SCRIPTS
+
+        return sorted(SCRIPTS)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+
 def add_commands(commands: Any) -> None:
     """Register the operator commands on the ``adjudicator`` argument parser."""
     serve = commands.add_parser("serve", help="run the judge (poll mail, deadlines, send mail)")
@@ -449,7 +477,8 @@ def add_commands(commands: Any) -> None:
     serve.set_defaults(handler=command_serve)
     demo = commands.add_parser("demo", help="play a scripted game through the real judge, mails left as files")
     demo.add_argument("--dir", metavar="DIR", help="folder for the demo's mail and database (default: a new temporary one)")
-    demo.add_argument("--variant", choices=sorted(SCRIPTS), default="30jk", help="the scripted game (default 30jk)")
+    demo.add_argument("--variant", choices=_DemoScripts(), metavar="VARIANT", default="30jk",
+                      help="the scripted game: %(choices)s (default %(default)s)")
     demo.add_argument("--deadline", metavar="SECONDS", type=int, default=4, help="length of each deadline (default 4)")
     demo.set_defaults(handler=command_demo)
     game = commands.add_parser("game", help="create, list or show games").add_subparsers(dest="game_command",

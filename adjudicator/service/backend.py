@@ -13,9 +13,7 @@ PostgreSQL database is opened.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import sqlite3
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -23,6 +21,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 if TYPE_CHECKING:
+    import sqlite3
+
     import psycopg
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
@@ -85,6 +85,8 @@ def _pyformat(sql: str) -> str:
 
 def lock_key(name: str) -> int:
     """A stable signed 64-bit advisory-lock key for ``name`` (the same in every process)."""
+    import hashlib  # here: only PostgreSQL takes advisory locks
+
     return int.from_bytes(hashlib.sha256(name.encode("utf-8")).digest()[:8], "big", signed=True)
 
 
@@ -162,6 +164,8 @@ class SqliteConnection(Connection):
     backend = "sqlite"
 
     def __init__(self, path: Path) -> None:
+        import sqlite3  # here: a PostgreSQL judge does not load SQLite (issue 20)
+
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             owner_only(path)

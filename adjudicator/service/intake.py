@@ -9,16 +9,18 @@ same ``take_in`` step).
 
 from __future__ import annotations
 
-import mailbox
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from email import policy
 from email.parser import BytesHeaderParser
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from typing import Callable, Iterator, Protocol
+from typing import TYPE_CHECKING, Callable, Iterator, Protocol
 
 from adjudicator.service.store import InboundMail, Store, content_hash
+
+if TYPE_CHECKING:  # mailbox is imported by the Maildir transport only, not by ``receive`` (issue 20)
+    import mailbox
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +93,16 @@ class MaildirIntake:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._box = mailbox.Maildir(self.path, factory=None, create=True)
+        self._box = self._open()
+
+    def _open(self) -> mailbox.Maildir:
+        import mailbox
+
+        return mailbox.Maildir(self.path, factory=None, create=True)
 
     def waiting(self) -> Iterator[Incoming]:
         """Mails in ``new/`` and unseen mails in ``cur/``, oldest first."""
-        self._box = mailbox.Maildir(self.path, factory=None, create=True)
+        self._box = self._open()
         keys = sorted(key for key in self._box.iterkeys() if not self._seen(key))
         for key in keys:
             try:

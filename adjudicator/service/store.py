@@ -14,13 +14,10 @@ clock.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from email import message_from_bytes, policy
-from email.utils import parseaddr
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -420,6 +417,8 @@ class AuditEntry:
 
 def content_hash(raw: bytes) -> str:
     """The SHA-256 of a mail's bytes, in hex: its identity as content."""
+    import hashlib  # here: loading OpenSSL is not needed by commands that store no mail (issue 20)
+
     return hashlib.sha256(raw).hexdigest()
 
 
@@ -427,8 +426,11 @@ def _sender_key(raw: bytes) -> str:
     """The From address of a mail, lower-cased ('' when unreadable): mails of
     one sender are handled in the order they arrived, whichever instance
     handles them."""
+    from email import message_from_bytes  # its default policy is compat32, without email.policy's weight
+    from email.utils import parseaddr
+
     try:
-        value = message_from_bytes(raw[:65536], policy=policy.compat32).get("From")
+        value = message_from_bytes(raw[:65536]).get("From")
         return parseaddr(str(value))[1].strip().lower()[:320] if value else ""
     except Exception:  # a broken mail still gets stored
         return ""
@@ -462,8 +464,10 @@ def mail_identity(raw: bytes) -> str:
 
 
 def _message_id(raw: bytes) -> str | None:
+    from email import message_from_bytes  # policy compat32, the default
+
     try:
-        value = message_from_bytes(raw, policy=policy.compat32).get("Message-ID")
+        value = message_from_bytes(raw).get("Message-ID")
     except Exception:  # a mail too broken to read headers from still gets stored
         return None
     text = str(value).strip() if value else ""
