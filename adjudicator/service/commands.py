@@ -30,7 +30,7 @@ from typing import Literal, TypeAlias
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from adjudicator.games.base import Note
-from adjudicator.resources import grammar_path
+from adjudicator.parsers import lalr_parser
 
 Language: TypeAlias = Literal["en", "de"]
 """The languages of the command language: English and German."""
@@ -679,12 +679,7 @@ def with_suggestion(note: Note) -> Note:
 
 @cache
 def _parser() -> Lark:
-    return Lark(
-        grammar_path("commands").read_text(encoding="utf-8"),
-        start="command",
-        parser="lalr",
-        maybe_placeholders=False,
-    )
+    return lalr_parser("commands", start="command", maybe_placeholders=False)
 
 
 _MESSAGES: dict[Language, dict[str, str]] = {

@@ -29,7 +29,7 @@ from adjudicator.config import Config, format_duration, is_address, parse_durati
 from adjudicator.mail.compose import check_address
 from adjudicator.games import UnknownGame, game_module
 from adjudicator.games.base import STANDIN, Finding, GameModule, GameSetupError, PositionEdits
-from adjudicator.resources import grammar_path
+from adjudicator.parsers import lalr_parser
 from adjudicator.mail.compose import Attachment
 from adjudicator.service import gamedata
 from adjudicator.service.auth import hash_password
@@ -249,7 +249,7 @@ def gm_help(language: str) -> list[str]:
 
 @cache
 def _parser() -> Lark:
-    return Lark(grammar_path("gm").read_text(encoding="utf-8"), start="gm_command", parser="lalr")
+    return lalr_parser("gm", start="gm_command")
 
 
 class GmRefused(Exception):

@@ -20,7 +20,7 @@ from adjudicator.games.kreml.orders import Order
 from adjudicator.games.kreml.reasons import Reason, reason
 from adjudicator.games.kreml.words import OFFICE_NAMES
 from adjudicator.games.kreml.rules import CANDIDATE, OFFICES
-from adjudicator.resources import grammar_path
+from adjudicator.parsers import lalr_parser
 
 HINT = ("orders: NOTE <politician> <1-10> | REVEAL <politician> <points> | CONTINUE | CURE | STAY | "
         "PURGE <p> | INVESTIGATE <p> | CLOSE <p> | ACCUSE <p> | DEPORT <p> | NOMINATE <p> | "
@@ -60,7 +60,7 @@ class NameProblem(ValueError):
 
 @cache
 def _parser() -> Lark:
-    return Lark(grammar_path("kreml").read_text(encoding="utf-8"), parser="lalr", lexer="contextual")
+    return lalr_parser("kreml", lexer="contextual")
 
 
 @cache

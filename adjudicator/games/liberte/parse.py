@@ -15,14 +15,14 @@ from lark import Lark, Token, Transformer
 
 from adjudicator.games.liberte.orders import BATTLE, Bid, Order, Pass, Play, Refill, Special, Take, Target
 from adjudicator.games.lines import ParseError, parse_tree
-from adjudicator.resources import grammar_path
+from adjudicator.parsers import lalr_parser
 
 __all__ = ["ParseError", "card_id", "parse_line"]
 
 
 @cache
 def _parser() -> Lark:
-    return Lark(grammar_path("liberte").read_text(encoding="utf-8"), parser="lalr", lexer="contextual")
+    return lalr_parser("liberte", lexer="contextual")
 
 
 def card_id(text: str) -> str:

@@ -15,7 +15,7 @@ from adjudicator.games.pfalz1847.orders import (
     Accept, BuyPrivate, BuyShare, BuyTrain, CompanyBuysPrivate, Decline, Discard, Done, Exchange, Lay, Nationalize,
     Order, Par, Pass, Payout, Run, RunBest, Sell, Station, Undo,
 )
-from adjudicator.resources import grammar_path
+from adjudicator.parsers import lalr_parser
 
 HINT = ("BUY K | BUY L IPO | BUY L MARKET | PAR HLB 80 | SELL 2 L | EXCHANGE MNR | NATIONALIZE L FROM S2 | "
         "LAY 58 G17 ROT 1 | STATION G15 | RUN 3: F18-G17-G15 | RUN BEST | DIVIDEND | WITHHOLD | BUY TRAIN 3 | "
@@ -41,7 +41,7 @@ class ParseError(ValueError):
 
 @cache
 def _parser() -> Lark:
-    return Lark(grammar_path("pfalz1847").read_text(encoding="utf-8"), parser="lalr", lexer="contextual")
+    return lalr_parser("pfalz1847", lexer="contextual")
 
 
 _SOURCES = {"ipo": "IPO", "kasse": "IPO", "market": "MARKET", "markt": "MARKET", "pool": "MARKET", "bank": "MARKET"}

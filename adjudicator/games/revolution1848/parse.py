@@ -19,7 +19,7 @@ from adjudicator.games.revolution1848.orders import (
     Swear, Withdraw,
 )
 from adjudicator.games.lines import ParseError, parse_tree
-from adjudicator.resources import grammar_path
+from adjudicator.parsers import lalr_parser
 
 __all__ = ["HINT", "ParseError", "card_id", "colour_of", "in_language", "parse_line", "party_code"]
 
@@ -53,7 +53,7 @@ def in_language(order: str, language: str) -> str:
 
 @cache
 def _parser() -> Lark:
-    return Lark(grammar_path("1848").read_text(encoding="utf-8"), parser="lalr", lexer="contextual")
+    return lalr_parser("1848", lexer="contextual")
 
 
 def card_id(text: str) -> str:

@@ -35,7 +35,7 @@ from adjudicator.games.diplomacy.core.orders import (
     Transform,
     Waive,
 )
-from adjudicator.resources import grammar_path
+from adjudicator.parsers import lalr_parser
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,19 +243,8 @@ def _hint(game_map: GameMap, words: list[Token]) -> str:
 
 
 @cache
-def _grammar_text() -> str:
-    return grammar_path("diplomacy").read_text(encoding="utf-8")
-
-
-@cache
 def _parser(game_map: GameMap) -> Lark:
-    return Lark(
-        _grammar_text(),
-        start="order",
-        parser="lalr",
-        transformer=_OrderBuilder(game_map),
-        maybe_placeholders=False,
-    )
+    return lalr_parser("diplomacy", start="order", transformer=_OrderBuilder(game_map), maybe_placeholders=False)
 
 
 @cache
