@@ -19,7 +19,7 @@ from adjudicator.games.diplomacy.core.board import Board
 from adjudicator.games.diplomacy.core.errors import Illegal
 from adjudicator.games.diplomacy.core.legality import find_own_unit
 from adjudicator.games.diplomacy.core.mapdata import GameMap
-from adjudicator.games.diplomacy.core.model import Location, Position, Unit, UnitType, coast_of, province_of
+from adjudicator.games.diplomacy.core.model import ARMY, FLEET, Location, Position, Unit, coast_of, province_of
 from adjudicator.games.diplomacy.core.orders import Build, Order, Remove, Waive
 from adjudicator.games.diplomacy.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport
 
@@ -92,12 +92,12 @@ def _build_unit(game_map: GameMap, position: Position, power: str, order: Build)
     if kind is None:
         # DATC 4.C.3: an army inland; a fleet where a coast is named.
         if details.terrain == "land":
-            kind = UnitType.ARMY
+            kind = ARMY
         elif coast_of(location) is not None:
-            kind = UnitType.FLEET
+            kind = FLEET
         else:
             raise Illegal(f"say whether an army or a fleet is to be built in {province}")
-    if kind is UnitType.ARMY:
+    if kind is ARMY:
         return Unit(power, kind, province)
     locations = game_map.fleet_locations(province)
     if not locations:
@@ -115,7 +115,7 @@ def _removal_order(board: Board, position: Position, power: str, units: list[Uni
     def key(unit: Unit) -> tuple[int, int, str]:
         distance = board.distance_to(unit.province, owned) if owned else None
         far = -(distance if distance is not None else 10**6)
-        return far, 0 if unit.kind is UnitType.FLEET else 1, names[unit.province].name.casefold()
+        return far, 0 if unit.kind is FLEET else 1, names[unit.province].name.casefold()
 
     return sorted(units, key=key)
 
@@ -168,7 +168,7 @@ def resolve_adjustments(
                 builds_left -= 1
                 if isinstance(outcome, Build) and site is not None:
                     built.add(site)
-                    units.append(Unit(power, outcome.unit or UnitType.ARMY, outcome.location))
+                    units.append(Unit(power, outcome.unit or ARMY, outcome.location))
                 book.settle(index, SUCCEEDS)
         if removals_left:
             remaining = [u for u in units if u.power == power]

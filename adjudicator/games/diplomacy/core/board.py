@@ -11,7 +11,7 @@ from functools import cache
 from typing import Callable, Iterable
 
 from adjudicator.games.diplomacy.core.mapdata import GameMap
-from adjudicator.games.diplomacy.core.model import Unit, UnitType, province_of
+from adjudicator.games.diplomacy.core.model import FLEET, Unit, province_of
 from adjudicator.games.diplomacy.core.rules import Rules
 
 
@@ -49,7 +49,7 @@ class Board:
         self.any_neighbours = any_neighbours(game_map)
         waters = _convoy_waters(game_map, rules)
         self.convoy_fleets = frozenset(
-            prov for prov, unit in self.unit_at.items() if unit.kind is UnitType.FLEET and prov in waters
+            prov for prov, unit in self.unit_at.items() if unit.kind is FLEET and prov in waters
         )
         # Where each convoying fleet reaches from the coast it stands on: a
         # convoy goes only where that fleet could move (30JK section 6).

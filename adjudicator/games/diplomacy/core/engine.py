@@ -9,6 +9,7 @@ supply centres after the fall turn, and works out the next phase
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypeVar
 
 from adjudicator.games.diplomacy.core.adjustments import needs_adjustment, resolve_adjustments
@@ -16,7 +17,9 @@ from adjudicator.games.diplomacy.core.board import Board
 from adjudicator.games.diplomacy.core.errors import Illegal
 from adjudicator.games.diplomacy.core.legality import check_movement_order
 from adjudicator.games.diplomacy.core.mapdata import GameMap
-from adjudicator.games.diplomacy.core.model import DislodgedUnit, Phase, PhaseKind, Position, UnitEvent, province_of
+from adjudicator.games.diplomacy.core.model import (
+    MOVEMENT, RETREAT, DislodgedUnit, Phase, Position, UnitEvent, province_of,
+)
 from adjudicator.games.diplomacy.core.movement import resolve_movement, retreat_options
 from adjudicator.games.diplomacy.core.orders import ConfessionChange, Hold, Order
 from adjudicator.games.diplomacy.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport, parse_power_orders
@@ -61,10 +64,29 @@ _Record = TypeVar("_Record", Position, PhaseResult)
 
 def _replace(record: _Record, **changes: Any) -> _Record:
     """``dataclasses.replace`` for a position or a phase result (records
-    without init-only fields or derived attributes): the same new value,
-    built without inspecting the fields on every call (the hot path of a
-    phase builds several)."""
-    return type(record)(**{**record.__dict__, **changes})
+    without init-only fields, ``__post_init__`` or slots): the same new
+    value, its field dictionary copied rather than passed through
+    ``__init__`` (the hot path of a phase builds several)."""
+    new = object.__new__(type(record))
+    new.__dict__.update(record.__dict__, **changes)
+    return new
+
+
+@cache
+def _power_rank(game_map: GameMap) -> dict[str, int]:
+    """Each power of the map by its place in the map's list."""
+    return {power: index for index, power in enumerate(game_map.powers)}
+
+
+def _grouped(game_map: GameMap, reports: tuple[OrderReport, ...]) -> tuple[OrderReport, ...]:
+    """The reports grouped by power in the map's order (stable; powers the
+    map does not know last)."""
+    rank = _power_rank(game_map)
+    last = len(rank)
+    keys = [rank.get(r.power, last) for r in reports]
+    if keys == sorted(keys):
+        return reports
+    return tuple(report for _, report in sorted(zip(keys, reports), key=lambda pair: pair[0]))
 
 
 def adjudicate(
@@ -96,9 +118,9 @@ def adjudicate_parsed(
     options = options or {}
     powers = [p for p in game_map.powers if p in parsed] + [p for p in parsed if p not in game_map.powers]
     board = Board(game_map, rules, position.units)
-    if position.phase.kind is PhaseKind.MOVEMENT:
+    if position.phase.kind is MOVEMENT:
         result = _movement(game_map, rules, board, position, parsed, powers, options)
-    elif position.phase.kind is PhaseKind.RETREAT:
+    elif position.phase.kind is RETREAT:
         reports, units = resolve_retreats(parsed, position.dislodged, position.units, powers)
         after = _replace(position, units=units, dislodged=(), standoffs=frozenset())
         result = _finish_turn(game_map, rules, after, reports, (), frozenset())
@@ -112,9 +134,8 @@ def adjudicate_parsed(
         draw = rules.draw(game_map, result.position)
         if draw is not None:
             result = _replace(result, next_phase=None, draw=draw, position=_replace(result.position, phase=position.phase))
-    rank = {power: index for index, power in enumerate(game_map.powers)}
-    grouped = tuple(sorted(result.reports, key=lambda r: rank.get(r.power, len(rank))))
-    return _replace(result, reports=grouped, eliminated=_eliminated(game_map, position, result.position))
+    return _replace(result, reports=_grouped(game_map, result.reports),
+                    eliminated=_eliminated(game_map, position, result.position))
 
 
 def _movement(

@@ -9,11 +9,11 @@ then holds.  See docs/rulings.md for every choice made here.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 from adjudicator.games.diplomacy.core.board import Board
 from adjudicator.games.diplomacy.core.errors import Illegal
-from adjudicator.games.diplomacy.core.model import Location, Unit, UnitType, coast_of, province_of
+from adjudicator.games.diplomacy.core.model import ARMY, FLEET, Location, Unit, UnitType, coast_of, province_of
 from adjudicator.games.diplomacy.core.orders import (
     Build,
     ConfessionChange,
@@ -58,7 +58,7 @@ def fleet_destination(board: Board, origin: Location, destination: Location) -> 
     locations = game_map.fleet_locations(province)
     if not locations:
         raise Illegal(f"a fleet cannot go to {province}, it is inland")
-    reachable = [loc for loc in locations if game_map.fleet_can_move(origin, loc)]
+    reachable = game_map.fleet_moves_into(origin, province)
     coast = coast_of(destination)
     if coast is not None and destination in locations:
         if destination not in reachable:
@@ -85,7 +85,7 @@ def _check_move(board: Board, unit: Unit, order: Move) -> Move:
     destination = province_of(order.destination)
     if destination == unit.province:
         raise Illegal("a unit cannot move to its own province")
-    if unit.kind is UnitType.FLEET:
+    if unit.kind is FLEET:
         if order.via_convoy:
             raise Illegal("only armies can be convoyed")
         if order.waypoints:
@@ -121,7 +121,7 @@ def _supported_move_possible(board: Board, target: Unit, destination: Location, 
     """Check that ``target`` could make the supported move; returns the
     destination as the support names it (army coasts dropped)."""
     province = province_of(destination)
-    if target.kind is UnitType.ARMY:
+    if target.kind is ARMY:
         if board.game_map.provinces[province].terrain == "sea":
             raise Illegal("an army cannot move to a sea")
         if not board.game_map.army_can_move(target.province, province) and not board.convoy_route_possible(
@@ -171,10 +171,10 @@ def _check_support_move(board: Board, unit: Unit, order: SupportMove) -> Support
 
 
 def _check_convoy(board: Board, unit: Unit, order: Convoy) -> Convoy:
-    if unit.kind is not UnitType.FLEET or not board.rules.can_convoy_from(board.game_map.provinces[unit.province]):
+    if unit.kind is not FLEET or not board.rules.can_convoy_from(board.game_map.provinces[unit.province]):
         raise Illegal(f"{unit} cannot convoy: only fleets at sea convoy")
     target = _target_unit(board, order.target, "convoy")
-    if target.kind is not UnitType.ARMY:
+    if target.kind is not ARMY:
         raise Illegal(f"{target} is not an army; only armies can be convoyed")
     destination = province_of(order.destination)
     if destination == target.province:
@@ -193,12 +193,12 @@ def _check_transform(board: Board, unit: Unit, order: Transform) -> Transform:
     if not board.rules.transforms:
         raise Illegal("units cannot transform in this variant")
     game_map = board.game_map
-    if order.into is UnitType.ARMY:
-        if unit.kind is UnitType.ARMY:
+    if order.into is ARMY:
+        if unit.kind is ARMY:
             raise Illegal(f"{unit} is already an army")
         if game_map.provinces[unit.province].terrain == "sea":
             raise Illegal(f"an army cannot stand in {unit.province}, it is sea")
-        return Transform(unit.kind, unit.location, UnitType.ARMY)
+        return Transform(unit.kind, unit.location, ARMY)
     locations = game_map.fleet_locations(unit.province)
     if not locations:
         raise Illegal(f"a fleet cannot stand in {unit.province}, it is inland")
@@ -210,41 +210,48 @@ def _check_transform(board: Board, unit: Unit, order: Transform) -> Transform:
         raise Illegal(f"{unit.province} has no coast {order.coast}: {' or '.join(locations)}")
     else:
         target = f"{unit.province}/{order.coast}"
-    if unit.kind is UnitType.FLEET and unit.location == target:
+    if unit.kind is FLEET and unit.location == target:
         raise Illegal(f"{unit} is already a fleet there")
-    return Transform(unit.kind, unit.location, UnitType.FLEET, coast_of(target))
+    return Transform(unit.kind, unit.location, FLEET, coast_of(target))
+
+
+def _check_hold(board: Board, unit: Unit, order: Hold) -> Hold:
+    return order if _as_on_board(order, unit) else Hold(unit.kind, unit.location)
+
+
+_MOVEMENT_CHECKS: dict[type, Callable[[Board, Unit, Any], Order]] = {
+    Hold: _check_hold,
+    Move: _check_move,
+    SupportHold: _check_support_hold,
+    SupportMove: _check_support_move,
+    Convoy: _check_convoy,
+    Transform: _check_transform,
+}
+"""The check of each order kind of a movement phase (looked up by the
+order's exact type: the order kinds have no subclasses)."""
 
 
 def check_movement_order(board: Board, power: str, order: Order) -> Order:
     """Normalise a movement-phase order of ``power`` to the board, or raise
     ``Illegal`` with the reason (the unit then holds)."""
-    if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy, Transform)):
+    check = _MOVEMENT_CHECKS.get(type(order))
+    if check is None:
         raise Illegal(f"'{order}' is not an order for a movement phase")
-    unit = find_own_unit(board, power, order.location)
-    if isinstance(order, Transform):
-        return _check_transform(board, unit, order)
-    if isinstance(order, Hold):
-        return order if _as_on_board(order, unit) else Hold(unit.kind, unit.location)
-    if isinstance(order, Move):
-        return _check_move(board, unit, order)
-    if isinstance(order, SupportHold):
-        return _check_support_hold(board, unit, order)
-    if isinstance(order, SupportMove):
-        return _check_support_move(board, unit, order)
-    return _check_convoy(board, unit, order)
+    unit = find_own_unit(board, power, order.location)  # type: ignore[union-attr]
+    return check(board, unit, order)
 
 
 def _tidy_unit(kind: UnitType | None, location: Location, unit_at: Mapping[str, Unit]) -> tuple[UnitType | None, Location]:
     unit = unit_at.get(province_of(location))
     if unit is not None:
         return unit.kind, unit.location
-    if kind is UnitType.ARMY:
+    if kind is ARMY:
         return kind, province_of(location)
     return kind, location
 
 
 def _for_kind(kind: UnitType | None, destination: Location) -> Location:
-    return province_of(destination) if kind is UnitType.ARMY else destination
+    return province_of(destination) if kind is ARMY else destination
 
 
 def tidy_order(order: Order, unit_at: Mapping[str, Unit]) -> Order:

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-from adjudicator.games.diplomacy.core.model import Location, Unit, UnitType, coast_of, province_of
+from adjudicator.games.diplomacy.core.model import ARMY, Location, Unit, UnitType, coast_of, province_of
 from adjudicator.resources import map_path
 
 TERRAINS = ("land", "coast", "sea")
@@ -142,20 +142,25 @@ class GameMap:
 
     def can_reach(self, kind: UnitType, origin: Location, province: str) -> bool:
         """True when a unit of ``kind`` on ``origin`` borders ``province`` (coasts ignored)."""
-        if kind is UnitType.ARMY:
+        if kind is ARMY:
             return self.army_can_move(origin, province)
         return self.fleet_reaches_province(origin, province)
 
     def fleet_locations(self, province: str) -> tuple[Location, ...]:
         """The locations a fleet can occupy in ``province`` (none for inland)."""
-        return tuple(self.provinces[province].fleet)
+        return _fleet_locations(self)[province]
+
+    def fleet_moves_into(self, origin: Location, province: str) -> tuple[Location, ...]:
+        """The locations of ``province`` a fleet on ``origin`` can move to,
+        in the order of ``fleet_locations`` (empty if none)."""
+        return _fleet_moves_into(self).get(origin, {}).get(province, ())
 
     def can_stand(self, kind: UnitType, location: Location) -> bool:
         """True when a unit of ``kind`` can stand on ``location``."""
         province = self.provinces.get(province_of(location))
         if province is None:
             return False
-        if kind is UnitType.ARMY:
+        if kind is ARMY:
             return province.terrain != "sea" and coast_of(location) is None
         return location in province.fleet
 
@@ -198,6 +203,23 @@ def _fleet_reach(game_map: GameMap) -> dict[Location, frozenset[str]]:
         for province in game_map.provinces.values()
         for location, targets in province.fleet.items()
     }
+
+
+@cache
+def _fleet_locations(game_map: GameMap) -> dict[str, tuple[Location, ...]]:
+    return {key: tuple(province.fleet) for key, province in game_map.provinces.items()}
+
+
+@cache
+def _fleet_moves_into(game_map: GameMap) -> dict[Location, dict[str, tuple[Location, ...]]]:
+    table: dict[Location, dict[str, tuple[Location, ...]]] = {}
+    for province in game_map.provinces.values():
+        for location, targets in province.fleet.items():
+            table[location] = {
+                key: tuple(loc for loc in game_map.provinces[key].fleet if loc in targets)
+                for key in dict.fromkeys(province_of(t) for t in targets)
+            }
+    return table
 
 
 @cache

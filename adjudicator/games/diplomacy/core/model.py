@@ -14,6 +14,8 @@ from typing import Mapping
 
 Location = str
 
+_set = object.__setattr__
+
 
 @lru_cache(maxsize=4096)  # the rules ask this of the same few map locations again and again
 def province_of(location: Location) -> str:
@@ -38,6 +40,11 @@ class UnitType(Enum):
         return self.value
 
 
+ARMY = UnitType.ARMY
+FLEET = UnitType.FLEET
+"""The unit types as module constants: reading an enum member off its class
+costs a descriptor call each time, and the rules ask for them constantly."""
+
 @dataclass(frozen=True, slots=True)
 class Unit:
     """A unit of a power standing on a location."""
@@ -48,11 +55,32 @@ class Unit:
     province: str = field(init=False, repr=False, compare=False)
     """The province the unit stands in (``location`` without its coast)."""
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "province", province_of(self.location))
+    def __init__(self, power: str, kind: UnitType, location: Location) -> None:
+        # What dataclass would write, with ``object.__setattr__`` looked up
+        # once per module rather than per field (units are made constantly).
+        _set(self, "power", power)
+        _set(self, "kind", kind)
+        _set(self, "location", location)
+        _set(self, "province", province_of(location))
 
     def __str__(self) -> str:
-        return f"{self.kind.value} {self.location}"
+        return ("A " if self.kind is ARMY else "F ") + self.location
+
+
+_UNITS: dict[tuple[str, str, bool], Unit] = {}
+
+
+def make_unit(power: str, kind: UnitType, location: Location) -> Unit:
+    """A unit equal to ``Unit(power, kind, location)``; units are immutable
+    values, so equal ones made before are handed out again (a bounded
+    table per process: the powers, unit types and locations of the maps)."""
+    key = (power, location, kind is ARMY)
+    unit = _UNITS.get(key)
+    if unit is None:
+        if len(_UNITS) >= 1 << 16:
+            _UNITS.clear()
+        unit = _UNITS[key] = Unit(power, kind, location)
+    return unit
 
 
 class PhaseKind(Enum):
@@ -62,6 +90,10 @@ class PhaseKind(Enum):
     RETREAT = "R"
     ADJUSTMENT = "A"
 
+
+MOVEMENT = PhaseKind.MOVEMENT
+RETREAT = PhaseKind.RETREAT
+ADJUSTMENT = PhaseKind.ADJUSTMENT
 
 _PHASE_RE = re.compile(r"^([SFW]?)(\d{3,4})([MRA])$")
 
@@ -92,7 +124,7 @@ class Phase:
         return cls(int(year), season, PhaseKind(kind))
 
     def __str__(self) -> str:
-        return f"{self.season}{self.year}{self.kind.value}"
+        return f"{self.season}{self.year}{self.kind._value_}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,16 +17,17 @@ R29, R30).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from adjudicator.games.diplomacy.core.board import Board, route_exists
-from adjudicator.games.diplomacy.core.model import Location, Unit, UnitType, province_of
+from adjudicator.games.diplomacy.core.model import ARMY, FLEET, Location, Unit, make_unit, province_of
 from adjudicator.games.diplomacy.core.orders import Convoy, Move, Order, SupportHold, SupportMove, Transform
 
 
-@dataclass(frozen=True, slots=True)
-class UnitOutcome:
+class UnitOutcome(NamedTuple):
     """What happened to one unit's order: success, a reason when it failed,
-    and whether (and by whom) the unit was dislodged."""
+    and whether (and by whom) the unit was dislodged (a named tuple: a phase
+    builds one per unit)."""
 
     succeeded: bool
     reason: str
@@ -56,37 +57,58 @@ def second_leg(province: str) -> str:
 
 
 class _Resolver:
+    """The decisions of one movement phase and their resolution state."""
+
+    __slots__ = (
+        "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "moves", "decisions", "moves_to",
+        "hold_supports", "move_supports", "convoyed", "convoys_for", "unmatched", "resolution", "resolved",
+        "visited", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path",
+    )
+
     def __init__(self, board: Board, orders: dict[str, Order]) -> None:
         self.board = board
-        self.unit_at = board.unit_at
-        self.orders: dict[str, Order] = {}
-        self.owner: dict[str, Unit] = {}  # decision key -> the unit deciding
-        self.origin: dict[str, str] = {}  # decision key -> province the move starts from
-        self.first_leg: dict[str, str] = {}  # second-leg key -> first-leg key
+        self.unit_at = unit_at = board.unit_at
+        # Facts fixed by the orders alone, worked out once in one pass: the
+        # order, unit and origin of each decision, each move's destination
+        # province, and the decisions of each kind (in the orders' order).
+        decided: dict[str, Order] = {}
+        owner: dict[str, Unit] = {}  # decision key -> the unit deciding
+        origin: dict[str, str] = {}  # decision key -> province the move starts from
+        first_leg: dict[str, str] = {}  # second-leg key -> first-leg key
+        target: dict[str, str] = {}  # move key -> destination province
+        moves: list[str] = []
+        decisions: list[str] = []  # every move, support and convoy key, in order
+        self.orders, self.owner, self.origin, self.first_leg = decided, owner, origin, first_leg
+        self.target, self.moves, self.decisions = target, moves, decisions
+        supports: list[str] = []
+        convoys: list[str] = []
         for province, order in orders.items():
-            unit = board.unit_at[province]
-            if type(order) is Move and order.waypoints and unit.kind is UnitType.FLEET:
-                middle = order.waypoints[0]
-                leg = second_leg(province)
-                self.orders[province] = Move(order.unit, order.location, middle)
-                self.orders[leg] = Move(order.unit, middle, order.destination)
-                self.owner[leg], self.origin[leg], self.first_leg[leg] = unit, province_of(middle), province
-            else:
-                self.orders[province] = order
-            self.owner[province], self.origin[province] = unit, province
-        # Facts fixed by the orders alone, worked out once: each move's
-        # destination province, and the decisions of each kind.
-        self.target: dict[str, str] = {}  # move key -> destination province
-        self.moves: list[str] = []
-        self.decisions: list[str] = []  # every move, support and convoy key, in order
-        for key, order in self.orders.items():
+            unit = unit_at[province]
             kind = type(order)
+            owner[province] = unit
+            origin[province] = province
             if kind is Move:
-                self.target[key] = province_of(order.destination)  # type: ignore[union-attr]
-                self.moves.append(key)
-                self.decisions.append(key)
-            elif kind is SupportHold or kind is SupportMove or kind is Convoy:
-                self.decisions.append(key)
+                if order.waypoints and unit.kind is FLEET:  # type: ignore[union-attr]
+                    middle = order.waypoints[0]  # type: ignore[union-attr]
+                    leg = province + SECOND_LEG
+                    decided[province] = Move(order.unit, order.location, middle)  # type: ignore[union-attr]
+                    decided[leg] = Move(order.unit, middle, order.destination)  # type: ignore[union-attr]
+                    owner[leg], origin[leg], first_leg[leg] = unit, province_of(middle), province
+                    target[province] = province_of(middle)
+                    target[leg] = province_of(order.destination)  # type: ignore[union-attr]
+                    moves += (province, leg)
+                    decisions += (province, leg)
+                    continue
+                target[province] = province_of(order.destination)  # type: ignore[union-attr]
+                moves.append(province)
+                decisions.append(province)
+            elif kind is SupportHold or kind is SupportMove:
+                supports.append(province)
+                decisions.append(province)
+            elif kind is Convoy:
+                convoys.append(province)
+                decisions.append(province)
+            decided[province] = order
         self.moves_to: dict[str, list[str]] = {}
         self.hold_supports: dict[str, list[str]] = {}
         self.move_supports: dict[str, list[str]] = {}
@@ -99,66 +121,94 @@ class _Resolver:
         self.cycle: list[str] = []
         self.guess_based = False
         self.recursion_hits = 0
-        self._index()
-        self.opposing: dict[str, str | None] = {key: self._head_to_head(key) for key in self.moves}
-        self.needs_path = self.convoyed | set(self.first_leg)  # moves whose path is a decision
+        self._index(supports, convoys)
+        # Head-to-head battles: two moves by land into each other's province
+        # (never a convoyed move nor a leg of a double move, ruling R30).
+        convoyed = self.convoyed
+        self.opposing: dict[str, str | None] = {}
+        for key in moves:
+            destination = target[key]
+            self.opposing[key] = (
+                destination
+                if target.get(destination) == key and key not in convoyed and destination not in convoyed
+                and key not in first_leg
+                else None
+            )
+        self.needs_path = convoyed | set(first_leg)  # moves whose path is a decision
 
     # --- set-up -------------------------------------------------------------
 
-    def _index(self) -> None:
-        orders, unit_at, target = self.orders, self.unit_at, self.target
-        convoy_orders = {p: o for p, o in orders.items() if type(o) is Convoy}
+    def _index(self, supports: list[str], convoys: list[str]) -> None:
+        orders, unit_at, target, moves_to = self.orders, self.unit_at, self.target, self.moves_to
+        convoying: dict[tuple[str, str], set[str]] = {}  # (army, destination) -> fleets convoying it there
+        for fleet in convoys:
+            convoy: Convoy = orders[fleet]  # type: ignore[assignment]
+            convoying.setdefault((province_of(convoy.target), convoy.destination), set()).add(fleet)
+        army_moves = self.board.game_map.provinces
         for province in self.moves:
-            order = orders[province]
             destination = target[province]
-            self.moves_to.setdefault(destination, []).append(province)
-            if self.owner[province].kind is not UnitType.ARMY:
+            if destination in moves_to:
+                moves_to[destination].append(province)
+            else:
+                moves_to[destination] = [province]
+            unit = self.owner[province]
+            if unit.kind is not ARMY:
                 continue
-            fleets = {
-                f for f, c in convoy_orders.items() if province_of(c.target) == province and c.destination == destination
-            }
-            adjacent = destination in self.board.game_map.provinces[province].army
-            own_intent = any(unit_at[f].power == unit_at[province].power for f in fleets)
-            if not adjacent or order.via_convoy or own_intent:  # type: ignore[union-attr]
+            fleets = convoying.get((province, destination)) if convoying else None
+            if (
+                destination not in army_moves[province].army
+                or orders[province].via_convoy  # type: ignore[union-attr]
+                or (fleets and any(unit_at[f].power == unit.power for f in fleets))
+            ):
                 self.convoyed.add(province)
-                self.convoys_for[province] = fleets
-        for province, order in orders.items():
-            kind = type(order)
-            if kind is SupportHold:
-                target_province = province_of(order.target)  # type: ignore[union-attr]
+                self.convoys_for[province] = set() if fleets is None else fleets
+        for province in supports:
+            order: SupportHold | SupportMove = orders[province]  # type: ignore[assignment]
+            if type(order) is SupportHold:
+                target_province = province_of(order.target)
                 if type(orders.get(target_province)) is Move:
                     self.unmatched[province] = "the supported unit moves instead of holding"
                 else:
                     self.hold_supports.setdefault(target_province, []).append(province)
-            elif kind is SupportMove:
-                assert isinstance(order, SupportMove)
-                supported = province_of(order.target)
-                wanted = province_of(order.destination)
-                leg = second_leg(supported)
-                if leg in target and target[leg] == wanted:
-                    supported = leg
-                move = orders.get(supported)
-                if type(move) is not Move or target[supported] != wanted:
-                    self.unmatched[province] = "the supported unit does not make that move"
-                elif order.destination != wanted and order.destination != move.destination:
-                    self.unmatched[province] = f"the supported fleet moves to {move.destination}"
-                else:
-                    self.move_supports.setdefault(supported, []).append(province)
-            elif kind is Convoy:
-                army = province_of(order.target)  # type: ignore[union-attr]
-                if province not in self.convoys_for.get(army, ()):
-                    self.unmatched[province] = "the army does not move as convoyed"
+                continue
+            supported = province_of(order.target)
+            wanted = province_of(order.destination)  # type: ignore[union-attr]
+            leg = supported + SECOND_LEG
+            if leg in target and target[leg] == wanted:
+                supported = leg
+            move = orders.get(supported)
+            if type(move) is not Move or target[supported] != wanted:
+                self.unmatched[province] = "the supported unit does not make that move"
+            elif order.destination != wanted and order.destination != move.destination:  # type: ignore[union-attr]
+                self.unmatched[province] = f"the supported fleet moves to {move.destination}"
+            else:
+                self.move_supports.setdefault(supported, []).append(province)
+        for province in convoys:
+            army = province_of(orders[province].target)  # type: ignore[union-attr]
+            if province not in self.convoys_for.get(army, ()):
+                self.unmatched[province] = "the army does not move as convoyed"
+        resolution, resolved = self.resolution, self.resolved
         for province in self.unmatched:
-            self.resolution[province] = False
-            self.resolved.add(province)
-
-    def _head_to_head(self, province: str) -> str | None:
-        if province in self.convoyed or province in self.first_leg:
-            return None
-        destination = self.target[province]
-        if self.target.get(destination) == province and destination not in self.convoyed:
-            return destination
-        return None
+            resolution[province] = False
+            resolved.add(province)
+        # Decisions that depend on no other are settled at once: a support or
+        # convoy nobody attacks is given, and so is a plain move by land into
+        # an empty province nobody else enters, when nobody supports it.
+        for province in (*supports, *convoys):
+            if province not in moves_to and province not in resolved:
+                resolution[province] = True
+                resolved.add(province)
+        for province in self.moves:
+            destination = target[province]
+            if (
+                destination not in unit_at
+                and len(moves_to[destination]) == 1
+                and province not in self.convoyed
+                and province not in self.first_leg
+                and province not in self.move_supports
+            ):
+                resolution[province] = True
+                resolved.add(province)
 
     def head_to_head(self, province: str) -> str | None:
         """The province of the unit that ``province``'s move meets head to head
@@ -282,10 +332,17 @@ class _Resolver:
         if not supporters:
             return 0
         count = 0
+        resolved, resolution = self.resolved, self.resolution
         for supporter in supporters:
-            if self.resolve(supporter) and (excluded_power is None or self.unit_at[supporter].power != excluded_power):
+            if (resolution[supporter] if supporter in resolved else self.resolve(supporter)) and (
+                excluded_power is None or self.unit_at[supporter].power != excluded_power
+            ):
                 count += 1
         return count
+
+    def _decided(self, key: str) -> bool:
+        """``resolve(key)``, without the call when it is settled already."""
+        return self.resolution[key] if key in self.resolved else self.resolve(key)
 
     def attack_strength(self, key: str) -> int:
         if key in self.needs_path and not self.path(key):
@@ -294,28 +351,18 @@ class _Resolver:
         defender = self.unit_at.get(destination)
         supporters = self.move_supports.get(key)
         if defender is None:
-            return 1 + self._given(supporters)
-        if destination in self.target and self.opposing[key] is None and self.resolve(destination):
-            return 1 + self._given(supporters)
+            return 1 + self._given(supporters) if supporters else 1
+        if destination in self.target and self.opposing[key] is None and self._decided(destination):
+            return 1 + self._given(supporters) if supporters else 1
         if defender.power == self.owner[key].power:
             return 0
-        return 1 + self._given(supporters, excluded_power=defender.power)
-
-    def hold_strength(self, province: str) -> int:
-        if province not in self.unit_at:
-            return 0
-        if province in self.target:
-            return 0 if self.resolve(province) else 1
-        return 1 + self._given(self.hold_supports.get(province))
-
-    def defend_strength(self, key: str) -> int:
-        return 1 + self._given(self.move_supports.get(key))
+        return 1 + self._given(supporters, excluded_power=defender.power) if supporters else 1
 
     def prevent_strength(self, key: str) -> int:
         if key in self.needs_path and not self.path(key):
             return 0
         opponent = self.opposing[key]
-        if opponent is not None and self.resolve(opponent):
+        if opponent is not None and self._decided(opponent):
             return 0
         return 1 + self._given(self.move_supports.get(key))
 
@@ -326,10 +373,17 @@ class _Resolver:
         destination = self.target[key]
         opponent = self.opposing[key]
         if opponent is not None:
-            if attack <= self.defend_strength(opponent):
+            # The defend strength of the unit met head to head.
+            if attack <= 1 + self._given(self.move_supports.get(opponent)):
                 return False
-        elif attack <= self.hold_strength(destination):
-            return False
+        elif destination in self.unit_at:
+            # The hold strength of the destination: a unit that moves away
+            # holds with 0 if it leaves, 1 if not; one that stays, 1 + support.
+            if destination in self.target:
+                if attack <= (0 if self._decided(destination) else 1):
+                    return False
+            elif attack <= 1 + self._given(self.hold_supports.get(destination)):
+                return False
         for other in self.moves_to[destination]:
             if other != key and attack <= self.prevent_strength(other):
                 return False
@@ -346,52 +400,53 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
     convoyed) and the standoff provinces.
     """
     resolver = _Resolver(board, orders)
+    resolve, resolved = resolver.resolve, resolver.resolved
     for key in resolver.decisions:
-        resolver.resolve(key)
+        if key not in resolved:
+            resolve(key)
+    unit_at, resolution, target, moves_to = board.unit_at, resolver.resolution, resolver.target, resolver.moves_to
     final: dict[str, Location] = {}
-    resolution = resolver.resolution
     for province in resolver.moves:
         if province in resolver.first_leg:
             continue  # a second leg: its unit is the one of the first
-        leg = second_leg(province) if resolver.first_leg else None
-        if leg in resolver.target and resolution[leg]:
+        leg = province + SECOND_LEG if resolver.first_leg else None
+        if leg in target and resolution[leg]:
             final[province] = resolver.orders[leg].destination  # type: ignore[union-attr]
         elif resolution[province]:
             final[province] = resolver.orders[province].destination  # type: ignore[union-attr]
     dislodger: dict[str, str] = {}
-    for province in board.unit_at:
-        if province in final:
-            continue
-        for attacker in resolver.moves_to.get(province, ()):
-            if resolver.resolution[attacker]:
-                dislodger[province] = attacker
+    for province, attackers in moves_to.items():
+        if province in unit_at and province not in final:
+            for attacker in attackers:
+                if resolution[attacker]:
+                    dislodger[province] = attacker
 
     outcomes: dict[str, UnitOutcome] = {}
-    for province, order in orders.items():
-        dislodged_by = resolver.origin[dislodger[province]] if province in dislodger else None
-        outcomes[province] = _outcome(resolver, province, order, dislodged_by, final)
-
     units: list[Unit] = []
     dislodged: list[tuple[Unit, str, bool]] = []
-    for province, unit in board.unit_at.items():
+    for province, unit in unit_at.items():
         order = orders[province]
-        if province in final:
-            units.append(Unit(unit.power, unit.kind, final[province]))
-        elif province in dislodger:
-            attacker = dislodger[province]
-            dislodged.append((unit, resolver.origin[attacker], attacker in resolver.convoyed))
-        elif isinstance(order, Transform):
-            location = unit.province if order.coast is None else f"{unit.province}/{order.coast}"
-            units.append(Unit(unit.power, order.into, location))
+        if province not in dislodger:
+            outcomes[province] = _outcome(resolver, province, order, None, final)
+            if province in final:
+                units.append(make_unit(unit.power, unit.kind, final[province]))
+            elif type(order) is Transform:
+                location = unit.province if order.coast is None else f"{unit.province}/{order.coast}"
+                units.append(make_unit(unit.power, order.into, location))
+            else:
+                units.append(unit)
         else:
-            units.append(unit)
+            attacker = dislodger[province]
+            origin = resolver.origin[attacker]
+            outcomes[province] = _outcome(resolver, province, order, origin, final)
+            dislodged.append((unit, origin, attacker in resolver.convoyed))
 
     occupied = {u.province for u in units}
     standoffs = set()
     for key in resolver.moves:
         if resolution[key] or not resolver.path(key):
             continue
-        destination = resolver.target[key]
+        destination = target[key]
         lost_head_to_head = (
             key in dislodger
             and resolver.origin[dislodger[key]] == destination
@@ -415,11 +470,11 @@ def _move_failure(resolver: _Resolver, key: str, order: Move) -> str:
 def _outcome(
     resolver: _Resolver, province: str, order: Order, dislodged_by: str | None, final: dict[str, Location]
 ) -> UnitOutcome:
-    if isinstance(order, Move):
-        if final.get(province) == order.destination:
+    kind = type(order)
+    if kind is Move:
+        if final.get(province) == order.destination:  # type: ignore[union-attr]
             return _SUCCEEDED
-        first = resolver.orders[province]
-        assert isinstance(first, Move)
+        first: Move = resolver.orders[province]  # type: ignore[assignment]
         if province in final:  # a double move that stopped halfway
             leg = second_leg(province)
             reason = _move_failure(resolver, leg, resolver.orders[leg])  # type: ignore[arg-type]
@@ -427,17 +482,17 @@ def _outcome(
         return UnitOutcome(False, _move_failure(resolver, province, first), dislodged_by)
     if province in resolver.unmatched:
         return UnitOutcome(False, resolver.unmatched[province], dislodged_by)
-    if isinstance(order, (SupportHold, SupportMove)):
+    if kind is SupportHold or kind is SupportMove:
         if resolver.resolution[province]:
             return _SUCCEEDED if dislodged_by is None else UnitOutcome(True, "", dislodged_by)
         return UnitOutcome(False, "dislodged" if dislodged_by else "cut", dislodged_by)
-    if isinstance(order, Convoy):
+    if kind is Convoy:
         if dislodged_by or not resolver.resolution[province]:
             return UnitOutcome(False, "dislodged" if dislodged_by else "convoy paradox (Szykman rule)", dislodged_by)
-        if province_of(order.target) not in final:
+        if province_of(order.target) not in final:  # type: ignore[union-attr]
             return UnitOutcome(False, "the convoyed army did not arrive", None)
         return _SUCCEEDED
-    if isinstance(order, Transform) and dislodged_by:
+    if kind is Transform and dislodged_by:
         return UnitOutcome(False, "dislodged, so it does not transform", dislodged_by)
     if dislodged_by is None:
         return _SUCCEEDED
@@ -451,7 +506,7 @@ def retreat_options(
     movement phase, not a standoff province, and not the attacker's province
     unless the attacker came by convoy (DATC 4.A.5)."""
     game_map = board.game_map
-    if unit.kind is UnitType.ARMY:
+    if unit.kind is ARMY:
         candidates = sorted(game_map.provinces[unit.province].army)
     else:
         candidates = sorted(game_map.fleet_targets(unit.location))

@@ -19,7 +19,7 @@ from typing import Any, cast
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from adjudicator.games.diplomacy.core.mapdata import GameMap, normalise_name
-from adjudicator.games.diplomacy.core.model import PhaseKind, UnitType
+from adjudicator.games.diplomacy.core.model import ADJUSTMENT, ARMY, FLEET, MOVEMENT, RETREAT, PhaseKind, UnitType
 from adjudicator.games.diplomacy.core.orders import (
     Build,
     ConfessionChange,
@@ -91,12 +91,12 @@ class _UnknownName(Exception):
 
 
 _UNIT_TYPES = {
-    "a": UnitType.ARMY,
-    "army": UnitType.ARMY,
-    "armee": UnitType.ARMY,
-    "f": UnitType.FLEET,
-    "fleet": UnitType.FLEET,
-    "flotte": UnitType.FLEET,
+    "a": ARMY,
+    "army": ARMY,
+    "armee": ARMY,
+    "f": FLEET,
+    "fleet": FLEET,
+    "flotte": FLEET,
 }
 
 
@@ -267,9 +267,9 @@ def _protect_hyphens(text: str, game_map: GameMap) -> str:
 def _for_phase(order: Order, phase_kind: PhaseKind) -> Order:
     """Read an order as the phase means it: a move in a retreat phase is a
     retreat; a disband in an adjustment phase is a removal."""
-    if phase_kind is PhaseKind.RETREAT and isinstance(order, Move) and not order.waypoints and not order.via_convoy:
+    if phase_kind is RETREAT and isinstance(order, Move) and not order.waypoints and not order.via_convoy:
         return Retreat(order.unit, order.location, order.destination)
-    if phase_kind is PhaseKind.ADJUSTMENT and isinstance(order, Disband):
+    if phase_kind is ADJUSTMENT and isinstance(order, Disband):
         return Remove(order.unit, order.location)
     return order
 
@@ -281,7 +281,7 @@ def _expected(error: UnexpectedInput) -> str:
 
 
 def parse_order(
-    text: str, game_map: GameMap, phase_kind: PhaseKind = PhaseKind.MOVEMENT, line: int = 1, column: int = 1
+    text: str, game_map: GameMap, phase_kind: PhaseKind = MOVEMENT, line: int = 1, column: int = 1
 ) -> Order:
     """Parse one order text; raise ``OrderSyntaxError`` with line and column.
 
@@ -316,7 +316,7 @@ _SPLIT = re.compile(r"[^;]+")
 
 
 def parse_orders(
-    text: str, game_map: GameMap, phase_kind: PhaseKind = PhaseKind.MOVEMENT
+    text: str, game_map: GameMap, phase_kind: PhaseKind = MOVEMENT
 ) -> list[ParsedLine]:
     """Parse every order in ``text``: one per line, or several per line
     separated by ``;``.  Blank pieces are skipped; nothing raises."""

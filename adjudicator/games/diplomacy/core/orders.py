@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from adjudicator.games.diplomacy.core.model import Location, UnitType
+from adjudicator.games.diplomacy.core.model import ARMY, Location, UnitType
 
 
 def _unit_text(kind: UnitType | None, location: Location) -> str:
-    if kind is UnitType.ARMY:
+    if kind is ARMY:
         return "A " + location
     return location if kind is None else "F " + location
 

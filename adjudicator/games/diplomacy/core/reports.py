@@ -17,6 +17,8 @@ SUCCEEDS = "succeeds"
 FAILS = "fails"
 INVALID = "invalid"
 
+_set = object.__setattr__
+
 
 @dataclass(frozen=True, slots=True)
 class OrderReport:
@@ -29,6 +31,16 @@ class OrderReport:
     valid: bool
     result: str
     reason: str
+
+    def __init__(self, power: str, text: str, order: str, valid: bool, result: str, reason: str) -> None:
+        # What dataclass would write, with ``object.__setattr__`` looked up
+        # once per module rather than per field (a phase builds one per order).
+        _set(self, "power", power)
+        _set(self, "text", text)
+        _set(self, "order", order)
+        _set(self, "valid", valid)
+        _set(self, "result", result)
+        _set(self, "reason", reason)
 
 
 def parse_power_orders(

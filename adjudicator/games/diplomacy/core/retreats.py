@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adjudicator.games.diplomacy.core.errors import Illegal
-from adjudicator.games.diplomacy.core.model import DislodgedUnit, Unit, UnitType, coast_of, province_of
+from adjudicator.games.diplomacy.core.model import FLEET, DislodgedUnit, Unit, coast_of, province_of
 from adjudicator.games.diplomacy.core.orders import Disband, Move, Order, Retreat
 from adjudicator.games.diplomacy.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport
 
@@ -40,7 +40,7 @@ def check_retreat_order(
         return Disband(unit.kind, unit.location)
     target = province_of(order.destination)
     options = [loc for loc in entry.retreats if province_of(loc) == target]
-    if unit.kind is UnitType.FLEET and coast_of(order.destination) is not None and len(options) > 1:
+    if unit.kind is FLEET and coast_of(order.destination) is not None and len(options) > 1:
         options = [loc for loc in options if loc == order.destination]
     if len(options) > 1:
         raise Illegal(f"the coast must be given: {' or '.join(options)}")

@@ -14,7 +14,9 @@ from typing import Any, Mapping
 
 from adjudicator.games.diplomacy.core.errors import Illegal
 from adjudicator.games.diplomacy.core.mapdata import GameMap, Province
-from adjudicator.games.diplomacy.core.model import Confession, Location, Phase, PhaseKind, Position, UnitEvent
+from adjudicator.games.diplomacy.core.model import (
+    ADJUSTMENT, MOVEMENT, RETREAT, Confession, Location, Phase, Position, UnitEvent,
+)
 from adjudicator.games.diplomacy.core.orders import Order
 
 
@@ -41,24 +43,24 @@ class Rules:
 
     def first_phase(self, game_map: GameMap) -> Phase:
         """The phase a new game starts in."""
-        return Phase(game_map.start_year, "S", PhaseKind.MOVEMENT)
+        return Phase(game_map.start_year, "S", MOVEMENT)
 
     def movement_after(self, phase: Phase) -> Phase | None:
         """The next movement phase after ``phase`` when no adjustment comes
         between (``None`` after a fall turn: adjustments come first)."""
         if phase.season == "S":
-            return Phase(phase.year, "F", PhaseKind.MOVEMENT)
+            return Phase(phase.year, "F", MOVEMENT)
         if phase.season == "W":
-            return Phase(phase.year + 1, "S", PhaseKind.MOVEMENT)
+            return Phase(phase.year + 1, "S", MOVEMENT)
         return None
 
     def retreat_phase(self, movement: Phase) -> Phase:
         """The retreat phase that belongs to a movement phase."""
-        return Phase(movement.year, movement.season, PhaseKind.RETREAT)
+        return Phase(movement.year, movement.season, RETREAT)
 
     def adjustment_phase(self, phase: Phase) -> Phase:
         """The adjustment phase that ends the year of ``phase``."""
-        return Phase(phase.year, "W", PhaseKind.ADJUSTMENT)
+        return Phase(phase.year, "W", ADJUSTMENT)
 
     def phase_problem(self, phase: Phase) -> str | None:
         """Why ``phase`` is not a phase of this calendar (``None`` if it is)."""
