@@ -178,19 +178,69 @@ class Serve:
         return self
 
     def cpu_seconds(self) -> float:
-        """User plus system CPU time the judge has used so far."""
+        """User plus system CPU time the judge and its worker processes
+        (the running ones, and those it has waited for) have used so far."""
+        assert self.process is not None
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for pid in [self.process.pid, *self.children()]:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # it ended meanwhile
+            total += sum(int(f) for f in fields[11:15]) if pid == self.process.pid else int(fields[11]) + int(fields[12])
+        return total / ticks
+
+    def own_cpu_seconds(self) -> float:
+        """User plus system CPU time of the judge's own process so far."""
         assert self.process is not None
         fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        ticks = os.sysconf("SC_CLK_TCK")
-        return (int(fields[11]) + int(fields[12])) / ticks
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-    def peak_rss_mib(self) -> float:
-        """The judge's peak resident memory (VmHWM), in MiB."""
+    def pss_mib(self) -> float:
+        """The proportional set size of the judge and its children together
+        (shared pages counted once), in MiB: what they hold right now."""
         assert self.process is not None
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+        total = 0
+        for pid in [self.process.pid, *self.children()]:
+            try:
+                for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1])
+            except OSError:
+                continue
+        return total / 1024
+
+    def children(self) -> list[int]:
+        """The judge's running child processes (mail reader, resolution workers)."""
+        assert self.process is not None
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                except (OSError, ValueError, IndexError):
+                    continue
+                if parent == self.process.pid:
+                    found.append(int(entry.name))
+        return found
+
+    def peak_rss_mib(self, pid: int | None = None) -> float:
+        """The peak resident memory (VmHWM) of the judge (or of its child ``pid``), in MiB."""
+        assert self.process is not None
+        try:
+            lines = Path(f"/proc/{pid or self.process.pid}/status").read_text().splitlines()
+        except OSError:
+            return float("nan")
+        for line in lines:
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024
         return float("nan")
+
+    def peak_rss_all_mib(self) -> float:
+        """The judge's peak resident memory plus each running child's, in MiB
+        (an upper bound of what they held together)."""
+        return self.peak_rss_mib() + sum(r for r in (self.peak_rss_mib(c) for c in self.children()) if r == r)
 
     def stop(self) -> None:
         """Stop the judge (SIGTERM, then SIGKILL)."""

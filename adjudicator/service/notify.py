@@ -38,15 +38,16 @@ def queue(
     attachments: Sequence[Attachment] = (),
 ) -> str:
     """Compose one mail to ``to`` and queue it; returns the outbox id."""
-    message = _composed(config, to, subject, text, now, html=html, in_reply_to=in_reply_to,
-                        references=references, attachments=attachments)
+    message = composed_mail(config, to, subject, text, now, html=html, in_reply_to=in_reply_to,
+                            references=references, attachments=attachments)
     return store.queue_mail(db, (parseaddr(to)[1] or to,), message, now.isoformat())
 
 
-def _composed(
+def composed_mail(
     config: Config, to: str, subject: str, text: str, now: datetime, *, html: str | None = None,
     in_reply_to: str | None = None, references: Sequence[str] = (), attachments: Sequence[Attachment] = (),
 ) -> bytes:
+    """One mail from the judge to ``to`` as ``queue`` composes it (not queued)."""
     return compose(
         sender=config.address,
         sender_name=config.name,
@@ -88,12 +89,16 @@ def queue_to_all(
     *,
     html: str | None = None,
     attachments: Sequence[Attachment] = (),
+    composed: bytes | None = None,
 ) -> list[str]:
     """Queue the same mail to each of ``addresses``, one mail each (its own
-    To and Message-ID), composed once; returns the outbox ids."""
+    To and Message-ID), composed once (``composed``: the mail to the first
+    address as ``composed_mail`` made it beforehand, e.g. in a worker
+    process); returns the outbox ids."""
     if not addresses:
         return []
-    message = _composed(config, addresses[0], subject, text, now, html=html, attachments=attachments)
+    message = composed if composed is not None else \
+        composed_mail(config, addresses[0], subject, text, now, html=html, attachments=attachments)
     ids = []
     for index, address in enumerate(addresses):
         own = message if index == 0 else readdressed(message, address)

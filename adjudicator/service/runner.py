@@ -39,12 +39,13 @@ from adjudicator.service.intake import MaildirIntake, Transport, take_in
 from adjudicator.service.reminders import send_pause_notices, send_reminders
 from adjudicator.service.reader import InlineReader, Reader, ReaderProcess
 from adjudicator.service.outbox import BATCH, SendSummary, SmtpSettings, send_due
+from adjudicator.service.pool import InlinePreparer, PoolPreparer, Preparer
 from adjudicator.service.notify import queue, queue_notice
 from adjudicator.service.render import Texts
 from adjudicator.service.sender import SenderThread
 from adjudicator.service.store import AlreadyHandled, InboundMail, Store
 from adjudicator.service.turnplay import flush_digests
-from adjudicator.service.turns import deadline_passed, due_deadlines, everyone_ready, process_phase
+from adjudicator.service.turns import PhaseWork, deadline_passed, due_deadlines, everyone_ready, process_phase
 
 log = logging.getLogger("adjudicator")
 
@@ -133,6 +134,8 @@ class Judge:
         self.peers = Coordinator(store, clock, lease=config.lease_seconds)
         self.reader: Reader = InlineReader()
         """Reads each mail's body: in this process, or (``serve``) in a worker killed at the limit."""
+        self.preparer: Preparer = InlinePreparer()
+        """Computes due games ahead of writing them: here, or (``serve``) in worker processes on every core."""
         self._sending: asyncio.Lock | None = None
         self._jobs: dict[str, tuple[str, str]] = {}
         self._resolving: asyncio.Lock | None = None
@@ -268,11 +271,14 @@ class Judge:
         before ``moment`` and may run now (1: it resolved); tell the GM of
         a game whose deadline waits for the mailbox."""
         wait = self.config.limits.mailbox_wait
+        runnable = []
         for name, phase, deadline in due_deadlines(self.store, moment):
             if self.peers.deadline_may_run(deadline, wait):
-                yield self.process(name, phase, "deadline")
+                runnable.append((name, phase))
             elif not self.peers.mailbox_read_since(deadline):
                 self._tell_waiting(name, deadline + timedelta(seconds=wait))
+        for name, phase, now, work in self.preparer.prepared(self.store, self.config, runnable, self.clock):
+            yield self.process(name, phase, "deadline", now=now, work=work)
 
     def _tell_waiting(self, name: str, latest: datetime) -> None:
         """Tell a game's GM once per phase that its deadline waits for the mailbox."""
@@ -288,12 +294,14 @@ class Judge:
                              self.clock())
         log.warning("game %s: deadline waits for the mailbox (at most until %s)", name, latest.isoformat())
 
-    def process(self, name: str, phase: str, trigger: str) -> int:
+    def process(self, name: str, phase: str, trigger: str, now: datetime | None = None,
+                work: PhaseWork | None = None) -> int:
         """Resolve ``phase`` of ``name`` if still current (1 if it did); at a
-        deadline the game's grace period may postpone it instead."""
+        deadline the game's grace period may postpone it instead.  ``work``
+        is the phase computed ahead from the game as read at ``now``."""
         try:
             if trigger == "deadline":
-                done = deadline_passed(self.store, self.config, name, phase, self.clock())
+                done = deadline_passed(self.store, self.config, name, phase, now or self.clock(), work)
             else:
                 done = process_phase(self.store, self.config, name, phase, self.clock(), trigger,
                                      between=lambda: crash_point("chained"))
@@ -493,6 +501,11 @@ class Judge:
         if isinstance(inline, InlineReader):
             self.reader = ReaderProcess()
             self.reader.start()
+        serial = self.preparer
+        if isinstance(serial, InlinePreparer):
+            pool = PoolPreparer()
+            pool.start(self.store, self.config, self.clock())  # the workers load the code meanwhile
+            self.preparer = pool
         self._sender = SenderThread(self.store.target, self.send_from, every=min(self.config.poll_interval, 5.0))
         self._sender.start()
         self._sender.wake()  # what a previous run left unsent
@@ -514,4 +527,6 @@ class Judge:
                 self._sender = None
             self.reader.close()
             self.reader = inline
+            self.preparer.close()
+            self.preparer = serial
             self.peers.stopped()

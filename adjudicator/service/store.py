@@ -794,6 +794,13 @@ class Store:
                                 " AND deadline IS NOT NULL ORDER BY name")
         return [(str(name), str(phase), str(deadline)) for name, phase, deadline in rows]
 
+    def active_variants(self) -> dict[str, str]:
+        """One active game's name (the first by name) per variant played,
+        without reading any game's state."""
+        rows = self._db.execute("SELECT variant, MIN(name) FROM games WHERE status = 'active' GROUP BY variant"
+                                " ORDER BY variant")
+        return {str(variant): str(name) for variant, name in rows}
+
     def deadline_of(self, name: str) -> tuple[str, str, str, str | None] | None:
         """(name as stored, status, phase, deadline) of the game ``name``
         (compared case-insensitively, by index), None when there is none;

@@ -12,7 +12,7 @@ turns a stored order late.
 from __future__ import annotations
 
 from html import escape
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 from typing import Any, Callable, Mapping, Sequence
@@ -23,7 +23,7 @@ from adjudicator.games import game_module
 from adjudicator.games.base import DescribesSeats, GameModule, Resolution
 from adjudicator.games.randomness import REPORT_KEY, judge_key, shuffle
 from adjudicator.mail.compose import Attachment
-from adjudicator.service.notify import queue, queue_notice, queue_to_all
+from adjudicator.service.notify import composed_mail, queue, queue_notice, queue_to_all
 from adjudicator.service.logwording import detail_text
 from adjudicator.service.notes import note_text
 from adjudicator.service import held_reports
@@ -34,7 +34,9 @@ from adjudicator.service.render import Texts, render
 from adjudicator.service.verify import (
     OPENING, end_lines, event_text, events_attachment, new_seed, opening_events_of, start_lines,
 )
-from adjudicator.service.store import Connection, GameRecord, PhaseRecord, PlayerRecord, Store, Submission
+from adjudicator.service.store import (
+    AuditEntry, Connection, GameRecord, PhaseRecord, PlayerRecord, Store, Submission,
+)
 
 FORMING, ACTIVE, FINISHED = "forming", "active", "finished"
 
@@ -274,15 +276,19 @@ def everyone_ready(store: Store, game: GameRecord) -> bool:
 
 
 def process_phase(store: Store, config: Config, name: str, phase: str, now: datetime, trigger: str,
-                  between: Callable[[], None] | None = None) -> bool:
+                  between: Callable[[], None] | None = None, work: PhaseWork | None = None) -> bool:
     """Resolve phase ``phase`` of game ``name`` if the game is still in it
     (see ``resolve_phase``), in a transaction of its own; ``between`` is
-    called between two chained turn resolutions."""
+    called between two chained turn resolutions.  The heavy part (the
+    rules, the map, the report) is done before the transaction (``work``
+    when given, else here), so the write transaction stays short."""
+    work = work if work is not None else prepare_phase(store, config, name, phase, now)
     with store.transaction() as db:
-        return resolve_phase(store, db, config, name, phase, now, trigger, between)
+        return resolve_phase(store, db, config, name, phase, now, trigger, between, work=work)
 
 
-def deadline_passed(store: Store, config: Config, name: str, phase: str, now: datetime) -> bool:
+def deadline_passed(store: Store, config: Config, name: str, phase: str, now: datetime,
+                    work: PhaseWork | None = None) -> bool:
     """The deadline of ``phase`` has come: extend it once when the game's
     missed-play policy is ``extend`` and a seat sent nothing
     (``missed.py``), grant the grace period when the game has one and a
@@ -290,7 +296,12 @@ def deadline_passed(store: Store, config: Config, name: str, phase: str, now: da
     resolve the phase.  Nothing happens when the game is no longer in
     ``phase``, its deadline is still ahead (it was moved after the trigger
     was set), or another process holds the game's lock (it is re-checked
-    at the next round).  Returns whether it resolved."""
+    at the next round).  The heavy part of resolving is done before the
+    transaction (``work``, made from what the game was at ``now``, else
+    here) and used only if the game is still exactly as it was read.
+    Returns whether it resolved."""
+    if work is None:
+        work = prepare_phase(store, config, name, phase, now, due=True)
     with store.transaction() as db:
         if not store.try_game_lock(db, name):
             return False  # another instance works on the game: it is tried again at the next round
@@ -301,7 +312,7 @@ def deadline_passed(store: Store, config: Config, name: str, phase: str, now: da
             return False  # the deadline moved (a GM, a grace period) since this trigger was set
         if extend_for_missing(store, db, config, game, now) or _grant_grace(store, db, config, game, now):
             return False
-        return resolve_phase(store, db, config, name, phase, now, "deadline")
+        return resolve_phase(store, db, config, name, phase, now, "deadline", work=work)
 
 
 def _grant_grace(store: Store, db: Connection, config: Config, game: GameRecord, now: datetime) -> bool:
@@ -335,30 +346,89 @@ def _took_part(entry: Submission | None) -> bool:
     return entry is not None and (entry.has_orders or entry.ready)
 
 
-def resolve_phase(
-    store: Store, db: Connection, config: Config, name: str, phase: str, now: datetime, trigger: str,
-    between: Callable[[], None] | None = None,
-) -> bool:
-    """Resolve phase ``phase`` of game ``name`` if the game is still in it,
-    inside the caller's transaction: store the result, count missed turns
-    (civil disorder after the game's limit), list the game master's changes
-    since the last report, queue the reports, set the next deadline.
-    Returns whether it resolved anything."""
-    game = store.game(name)
-    if game is None or game.status != ACTIVE or game.phase != phase:
-        return False
-    module = game_module(game.variant)
-    if module.turn(game.state) is not None:
-        from adjudicator.service.turnplay import resolve_turns
+@dataclass(frozen=True)
+class PhaseInputs:
+    """Everything the resolution of a simultaneous phase reads from the
+    store (read in a short read, or inside the write transaction to check
+    that nothing changed since): the game, its seats, the phase's
+    submissions, the game master's unreported changes, and the moment."""
 
-        return resolve_turns(store, db, config, name, phase, now, trigger, between)
-    playing = {p.power for p in store.players(game.name) if p.status == "playing"}
-    submissions = store.submissions(game.name, phase)
+    game: GameRecord
+    players: tuple[PlayerRecord, ...]
+    submissions: dict[str, Submission]
+    audit: tuple[AuditEntry, ...]
+    now: datetime
+
+
+@dataclass(frozen=True)
+class PhaseWork:
+    """The heavy, store-free part of resolving a simultaneous phase
+    (``compute_phase``), made from ``inputs``: usable by ``resolve_phase``
+    only while the store still gives exactly these inputs."""
+
+    inputs: PhaseInputs
+    resolution: Resolution
+    orders: dict[str, list[str]]
+    late: list[str]
+    counted: tuple[PlayerRecord, ...]
+    disorder: list[str]
+    following: GameRecord
+    images: tuple[Attachment, ...]
+    text: str
+    html: str
+    composed: tuple[str, bytes] | None
+    """The report mail to the first recipient as ``queue_to_all`` composes
+    it for a recipient without private lines or held reports (None: a
+    finished game, whose mail carries the random events read at writing)."""
+
+
+def read_inputs(store: Store, game: GameRecord, now: datetime) -> PhaseInputs:
+    """What resolving ``game``'s current phase reads from the store."""
+    return PhaseInputs(game, tuple(store.players(game.name)), store.submissions(game.name, game.phase),
+                       tuple(store.audit(game.name, unreported_only=True)), now)
+
+
+def prepare_phase(store: Store, config: Config, name: str, phase: str, now: datetime,
+                  due: bool = False) -> PhaseWork | None:
+    """``compute_phase`` on what the store holds now (no transaction, no
+    lock: ``resolve_phase`` checks it again), or None when the game is not
+    active in ``phase`` (with ``due``: or its deadline is not reached at
+    ``now``) or its phase is a turn phase (resolved in the transaction, as
+    it reads and writes the seats' queues as it goes)."""
+    inputs = phase_inputs(store, name, phase, now, due)
+    return None if inputs is None else compute_phase(config, inputs)
+
+
+def phase_inputs(store: Store, name: str, phase: str, now: datetime, due: bool = False) -> PhaseInputs | None:
+    """``read_inputs`` for game ``name`` when it is active in the
+    simultaneous phase ``phase`` (and with ``due`` its deadline has come
+    at ``now``); else None."""
+    game = store.game(name)
+    if game is None or game.status != ACTIVE or game.phase != phase or awaiting(game.state):
+        return None
+    if due and (game.deadline is None or datetime.fromisoformat(game.deadline) > now):
+        return None
+    if game_module(game.variant).turn(game.state) is not None:
+        return None
+    return read_inputs(store, game, now)
+
+
+def compute_phase(config: Config, inputs: PhaseInputs) -> PhaseWork:
+    """Resolve the phase ``inputs.game`` is in without touching the store:
+    the rules' resolution, the missed turns counted, the game after the
+    phase, the map, the report's text and HTML, and the report mail
+    composed for its first recipient.  Pure but for the Message-ID's
+    randomness, so it may run in another process (``service/pool.py``)."""
+    game, now = inputs.game, inputs.now
+    module = game_module(game.variant)
+    playing = {p.power for p in inputs.players if p.status == "playing"}
+    submissions = inputs.submissions
     orders = {p: list(s.orders) for p, s in submissions.items() if s.has_orders and p in playing}
     resolution = module.resolve(game.state, orders)
-    acting = acting_players(store, game, module)
+    acting_powers = set(module.must_act(game.state))
+    acting = [p for p in inputs.players if p.power in acting_powers and p.status == "playing"]
     late = [p.power for p in acting if not _took_part(submissions.get(p.power))]
-    disorder = count_missed_turns(store, db, game, acting, late)
+    counted, disorder = missed_turns(game, acting, late)
     finished = resolution.next_phase is None
     outcome = outcome_of(game, module, resolution) if finished else ""
     following = replace(
@@ -370,20 +440,64 @@ def resolve_phase(
         outcome=outcome,
         settings={k: v for k, v in game.settings.items() if k != "grace_phase"},
     )
+
     def power_name(power: str) -> str:
         return module.power_name(power, game.language)
 
     changes = [f"{entry.command} ({detail_text(entry.detail, texts_for(game), power_name)})"
-               for entry in store.audit(game.name, unreported_only=True)]
+               for entry in inputs.audit]
     images = report_images(module, game.name, game.state, resolution.report, language=game.language,
                            texts=texts_for(game))
     text, html = render_report(config, following, module, resolution.report, late, game.phase, changes, disorder,
                                images)
     text = with_random_lines(texts_for(game), text, resolution.report, following, finished)
+    addresses = _recipients_of(following, counted_players(inputs.players, counted))
+    composed = None
+    if addresses and not finished:
+        subject = texts_for(game)("report_subject", game=game.name, phase=game.phase)
+        composed = (addresses[0], composed_mail(config, addresses[0], subject, text, now, html=html,
+                                                attachments=images))
+    return PhaseWork(inputs, resolution, orders, late, tuple(counted), disorder, following, images, text, html,
+                     composed)
+
+
+def counted_players(players: Sequence[PlayerRecord], counted: Sequence[PlayerRecord]) -> list[PlayerRecord]:
+    """``players`` with the seats ``missed_turns`` changed replaced."""
+    changed = {p.power: p for p in counted}
+    return [changed.get(p.power, p) for p in players]
+
+
+def resolve_phase(
+    store: Store, db: Connection, config: Config, name: str, phase: str, now: datetime, trigger: str,
+    between: Callable[[], None] | None = None, work: PhaseWork | None = None,
+) -> bool:
+    """Resolve phase ``phase`` of game ``name`` if the game is still in it,
+    inside the caller's transaction: store the result, count missed turns
+    (civil disorder after the game's limit), list the game master's changes
+    since the last report, queue the reports, set the next deadline.
+    ``work`` (``compute_phase``, done before the transaction, perhaps in
+    another process) is used when the store still gives exactly the inputs
+    it was made from, else the phase is computed again here: the outcome
+    is the same either way.  Returns whether it resolved anything."""
+    game = store.game(name)
+    if game is None or game.status != ACTIVE or game.phase != phase:
+        return False
+    module = game_module(game.variant)
+    if module.turn(game.state) is not None:
+        from adjudicator.service.turnplay import resolve_turns
+
+        return resolve_turns(store, db, config, name, phase, now, trigger, between)
+    inputs = read_inputs(store, game, now)
+    if work is None or work.inputs != inputs:
+        work = compute_phase(config, inputs)
+    resolution, following, finished = work.resolution, work.following, work.resolution.next_phase is None
+    for player in work.counted:
+        store.update_player(db, player)
+    images, text, html = work.images, work.text, work.html
     if finished:
         images = (*images, events_attachment(store, following))
     if not store.add_phase(
-        db, PhaseRecord(game.name, phase, game.state, orders, resolution.report, text, trigger, now.isoformat())
+        db, PhaseRecord(game.name, phase, game.state, work.orders, resolution.report, text, trigger, now.isoformat())
     ):
         return False
     store.update_game(db, following)
@@ -405,11 +519,14 @@ def resolve_phase(
         own_text, own_html = with_private_lines(texts_for(following), following.name, own_text, own_html, private)
         own_subject = texts_for(game)("digest_subject", game=game.name, first=earlier[0][0], last=phase) \
             if earlier else subject
-        queue_to_all(store, db, config, addresses, own_subject, own_text, now, html=own_html, attachments=images)
-    if disorder and following.gm:
+        ready = work.composed[1] if work.composed is not None and not private and not earlier \
+            and work.composed[0] == addresses[0] else None
+        queue_to_all(store, db, config, addresses, own_subject, own_text, now, html=own_html, attachments=images,
+                     composed=ready)
+    if work.disorder and following.gm:
         texts = texts_for(game)
         queue_notice(store, db, config, following, following.gm, texts("disorder_subject", game=game.name),
-              texts("disorder_gm", game=game.name, powers=", ".join(disorder), phase=phase), now)
+              texts("disorder_gm", game=game.name, powers=", ".join(work.disorder), phase=phase), now)
     return True
 
 
@@ -418,16 +535,28 @@ def count_missed_turns(
 ) -> list[str]:
     """Count each acting power's missed turns in a row; the powers that
     reach the game's limit go into civil disorder (returned)."""
+    counted, disorder = missed_turns(game, acting, late)
+    for player in counted:
+        store.update_player(db, player)
+    return disorder
+
+
+def missed_turns(game: GameRecord, acting: Sequence[PlayerRecord],
+                 late: Sequence[str]) -> tuple[list[PlayerRecord], list[str]]:
+    """Each acting seat with its missed turns in a row counted (and put
+    into civil disorder at the game's limit), and the powers that reached
+    the limit; no store involved."""
     limit = int(game.settings.get("disorder_after", 0))
     disorder = []
+    counted = []
     for player in acting:
         missed = player.missed + 1 if player.power in late else 0
         status = player.status
         if limit and missed >= limit:
             status = "disorder"
             disorder.append(player.power)
-        store.update_player(db, replace(player, missed=missed, status=status))
-    return disorder
+        counted.append(replace(player, missed=missed, status=status))
+    return counted, disorder
 
 
 def with_private_lines(texts: Texts, game: str, text: str, html: str, private: Sequence[str]) -> tuple[str, str]:
@@ -444,7 +573,11 @@ def with_private_lines(texts: Texts, game: str, text: str, html: str, private: S
 
 def recipients(store: Store, game: GameRecord) -> list[str]:
     """The addresses a game's reports go to: every played seat and the GM."""
-    addresses = [p.address for p in store.players(game.name) if p.status == "playing" and p.address]
+    return _recipients_of(game, store.players(game.name))
+
+
+def _recipients_of(game: GameRecord, players: Sequence[PlayerRecord]) -> list[str]:
+    addresses = [p.address for p in players if p.status == "playing" and p.address]
     if game.gm and game.gm not in addresses:
         addresses.append(game.gm)
     return addresses
