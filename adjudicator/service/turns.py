@@ -451,9 +451,12 @@ def compute_phase(config: Config, inputs: PhaseInputs) -> PhaseWork:
     text, html = render_report(config, following, module, resolution.report, late, game.phase, changes, disorder,
                                images)
     text = with_random_lines(texts_for(game), text, resolution.report, following, finished)
-    addresses = _recipients_of(following, counted_players(inputs.players, counted))
+    seats = counted_players(inputs.players, counted)
+    addresses = _recipients_of(following, seats)
+    powers_of = {p.address: p.power for p in seats if p.status == "playing" and p.address}
     composed = None
-    if addresses and not finished:
+    if addresses and not finished and not (addresses[0] in powers_of and module.private_lines(
+            following.state, powers_of[addresses[0]], following.language)):  # a private copy is composed when written
         subject = texts_for(game)("report_subject", game=game.name, phase=game.phase)
         composed = (addresses[0], composed_mail(config, addresses[0], subject, text, now, html=html,
                                                 attachments=images))

@@ -85,11 +85,29 @@ class PhaseView:
     standings: tuple[Standing, ...]
 
 
+_READ: dict[tuple[int, PhaseKind, str], tuple[GameMap, Order | None]] = {}
+"""Order texts already read, per map and phase kind (a report's canonical
+orders repeat from phase to phase and game to game: ``A PAR H``)."""
+
+_READ_LIMIT = 20_000
+
+
 def _order(game_map: GameMap, text: str, kind: PhaseKind) -> Order | None:
+    """``text`` read as an order on ``game_map`` (None when it does not
+    parse); each text is parsed once per map and process (orders are
+    immutable values, so the one read is shared)."""
+    key = (id(game_map), kind, text)
+    known = _READ.get(key)
+    if known is not None and known[0] is game_map:
+        return known[1]
     try:
-        return parse_order(text, game_map, kind)
+        order: Order | None = parse_order(text, game_map, kind)
     except OrderSyntaxError:
-        return None
+        order = None
+    if len(_READ) >= _READ_LIMIT:
+        _READ.clear()
+    _READ[key] = (game_map, order)
+    return order
 
 
 def phase_view(state: Mapping[str, Any], report: Mapping[str, Any] | None = None) -> PhaseView:
