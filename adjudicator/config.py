@@ -259,12 +259,12 @@ def _postgres_url(value: Any) -> str:
 
 
 def _variant(value: Any) -> str:
-    from adjudicator.games import UnknownGame, game_module
+    from adjudicator.games.registry import check_variant
 
     text = _string(value)
     try:
-        game_module(text)
-    except UnknownGame as error:
+        check_variant(text)
+    except ValueError as error:  # UnknownGame
         raise ValueError(str(error)) from None
     return text
 

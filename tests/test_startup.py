@@ -94,6 +94,8 @@ language = "en"
 admin = "admin@pbem.test"
 [database]
 path = "judge.sqlite3"
+[rules]
+default_variant = "standard"  # as in config.example.toml: checked without loading the game
 '''
 
 MAIL = b"""From: Player <player@example.org>
@@ -110,7 +112,7 @@ GAMES = ("adjudicator.games.diplomacy", "adjudicator.games.revolution1848", "adj
 SERVING = ("logging",)  # Lark logs too: not for the grammars' commands
 DRAWING_AND_SERVING = ("PIL", "jinja2", "apscheduler", "aiosmtplib", "imapclient", "mailbox",
                        "adjudicator.games.pictures", "adjudicator.service.runner", "adjudicator.service.handler", "adjudicator.service.notify", "adjudicator.service.turns")
-NOTHING_OF_A_GAME = (*DRAWING_AND_SERVING, *SERVING, *GAMES, "lark", "adjudicator.games.base", "adjudicator.games.registry")
+NOTHING_OF_A_GAME = (*DRAWING_AND_SERVING, *SERVING, *GAMES, "lark", "adjudicator.games.base")
 
 
 def command_modules(folder: Path, *arguments: str, stdin: bytes | None = None) -> list[str]:
@@ -183,3 +185,36 @@ def test_adjudicate_loads_the_diplomacy_rules_and_grammar_but_no_service_or_draw
     assert "lark" in modules
     assert among(modules, DRAWING_AND_SERVING + ("cryptography", "adjudicator.service.store", "sqlite3",
                                                  "adjudicator.games.diplomacy.drawing")) == []
+
+
+def test_the_configured_default_variant_is_checked_without_loading_a_game(tmp_path: Path) -> None:
+    code = """
+import json, sys
+from pathlib import Path
+from adjudicator.config import ConfigError, load_config
+from adjudicator.games.registry import check_variant
+seen = []
+modules = []
+for variant in ("standard", "30jk", "1848", "Kreml-5", "atlantis", "../standard"):
+    Path("judge.toml").write_text(f'[rules]\\ndefault_variant = "{variant}"\\n', encoding="utf-8")
+    try:
+        seen.append(load_config(Path("judge.toml"), need_secrets=False).default_variant)
+    except ConfigError as error:
+        seen.append(str(error).split(": ", 1)[1])
+    modules = modules or (sorted(sys.modules) if len(seen) == 4 else [])  # before a refusal loads the interface
+from adjudicator.games import UnknownGame
+try:
+    check_variant("atlantis")
+except UnknownGame as error:
+    seen.append("refused: " + str(error))
+print(json.dumps({"seen": seen, "modules": modules}))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=tmp_path, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, check=True)
+    data = json.loads(done.stdout)
+    assert data["seen"][:4] == ["standard", "30jk", "1848", "Kreml-5"]
+    assert data["seen"][4].startswith("rules.default_variant: unknown variant 'atlantis'")
+    assert data["seen"][5].startswith("rules.default_variant: not a map name")
+    assert data["seen"][6] == "refused: unknown variant 'atlantis': no map file atlantis.toml"
+    assert "adjudicator.games.registry" in data["modules"]
+    assert among(data["modules"], (*GAMES, "adjudicator.games.base", "lark")) == []

@@ -11,11 +11,13 @@ same for a judge started as a process.
 from __future__ import annotations
 
 import os
+import re
 from functools import cache
 from importlib import import_module
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from adjudicator.games.base import GameModule, UnknownGame
+if TYPE_CHECKING:  # the interface is loaded with the first game, not to check a variant's name (issue 20)
+    from adjudicator.games.base import GameModule
 
 # The sealed-play and turn-based games, by variant name and alias: module
 # path and the name of the class built without arguments.
@@ -42,6 +44,7 @@ _NAMED: dict[str, tuple[str, str]] = {
 
 
 def _diplomacy(variant: str) -> GameModule:
+    from adjudicator.games.base import UnknownGame
     from adjudicator.games.diplomacy.core.mapdata import MapError
     from adjudicator.games.diplomacy.module import DiplomacyGame
 
@@ -67,12 +70,19 @@ def register(variant: str, path: str, name: str) -> None:
     _NAMED[variant.lower()] = (path, name)
 
 
+def _unknown(message: str) -> Exception:
+    """``UnknownGame(message)``; the interface is imported only on this path."""
+    from adjudicator.games.base import UnknownGame
+
+    return UnknownGame(message)
+
+
 def _from_environment() -> None:
     for entry in filter(None, (part.strip() for part in os.environ.get(ENVIRONMENT, "").split(","))):
         variant, _, target = entry.partition("=")
         path, _, name = target.partition(":")
         if not (variant and path and name):
-            raise UnknownGame(f"{ENVIRONMENT}: expected variant=package.module:Class, got {entry!r}")
+            raise _unknown(f"{ENVIRONMENT}: expected variant=package.module:Class, got {entry!r}")
         register(variant.strip(), path.strip(), name.strip())
 
 
@@ -85,6 +95,22 @@ def game_module(variant: str) -> GameModule:
     if entry is not None:
         return _named(*entry)()
     return _diplomacy(variant)
+
+
+def check_variant(variant: str) -> None:
+    """Raise ``UnknownGame`` naming ``variant`` unless it is a registered
+    game or has a Diplomacy map file, without loading either: for the
+    configuration's default variant, checked at every start (issue 20).
+    A map file that is there but broken is refused at its first use."""
+    from adjudicator.resources import map_path
+
+    _from_environment()
+    if variant.lower() in _NAMED:
+        return
+    if not re.fullmatch(r"[A-Za-z0-9_\-]+", variant):
+        raise _unknown(f"not a map name: {variant!r}")
+    if not map_path(variant).is_file():
+        raise _unknown(f"unknown variant {variant!r}: no map file {map_path(variant).name}")
 
 
 def registered() -> tuple[str, ...]:

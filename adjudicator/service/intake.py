@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from email import policy
-from email.parser import BytesHeaderParser
-from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Protocol
 
@@ -73,6 +70,10 @@ def arrival_time(incoming: Incoming, now: datetime, skew: int = 600) -> datetime
     when the transport knows it (never later than ``now``); otherwise the
     mail's ``Date:`` header, but never earlier than ``skew`` seconds before
     ``now`` nor later than ``now``; otherwise ``now``."""
+    from email import policy  # here: ``receive`` knows the time of arrival and reads no header (issue 20)
+    from email.parser import BytesHeaderParser
+    from email.utils import parsedate_to_datetime
+
     if incoming.arrived is not None:
         return min(incoming.arrived.astimezone(timezone.utc), now)
     try:
