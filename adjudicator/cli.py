@@ -19,7 +19,7 @@ import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO
 
 from adjudicator import __version__
 from adjudicator.config import ConfigError, load_config
@@ -284,14 +284,79 @@ def command_receive(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, std
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``adjudicator`` command."""
-    parser = argparse.ArgumentParser(prog="adjudicator", description="A play-by-email judge for Diplomacy variants.")
+def _columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it
+    (``$COLUMNS``, the terminal of standard output, else 80), without
+    importing shutil and the compression modules it loads."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout at the terminal's width (see ``_columns``):
+    argparse makes a formatter for every option it adds, and its own
+    default imports shutil for the width (issue 20)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser laid out by ``_Formatter``, as are its subcommands'."""
+
+    def __init__(self, *arguments: Any, **options: Any) -> None:
+        options.setdefault("formatter_class", _Formatter)
+        super().__init__(*arguments, **options)
+
+
+class _Unused:
+    """What a command that will not be parsed gets to add its options and
+    subcommands to: it takes every call and builds nothing."""
+
+    def __getattr__(self, name: str) -> Callable[..., _Unused]:
+        return lambda *arguments, **options: self
+
+
+class _OnlyOne:
+    """The subcommands of ``adjudicator`` when one command is to be parsed:
+    that command's parser is built in full; every other one only gets its
+    name and help line (for the usage line and an error naming the
+    choices), and what it would add goes to ``_Unused``.  Building the
+    options of some 20 commands and subcommands with argparse costs more
+    than everything else ``adjudicator game list`` does (issue 20)."""
+
+    def __init__(self, commands: Any, wanted: str) -> None:
+        self._commands = commands
+        self._wanted = wanted
+
+    def add_parser(self, name: str, **options: Any) -> Any:
+        if name == self._wanted:
+            return self._commands.add_parser(name, **options)
+        self._commands.add_parser(name, help=options.get("help"), add_help=False)
+        return _Unused()
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``adjudicator`` command: with every
+    command's options, or (``command`` given: the first word after the
+    global options, ``""`` when there is none) with that command's only."""
+    parser = _Parser(prog="adjudicator", description="A play-by-email judge for Diplomacy variants.")
     parser.add_argument("--version", action="version", version=f"adjudicator {__version__}")
     parser.add_argument("--config", metavar="FILE", type=Path,
                         help="configuration file (see config.example.toml); before or after the subcommand")
     parser.add_argument("--verbose", action="store_true", help="log the scheduler's every run too")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands: Any = parser.add_subparsers(dest="command", required=True)
+    if command is not None:
+        commands = _OnlyOne(commands, command)
     adjudicate = commands.add_parser("adjudicate", help="resolve one phase given as a JSON case")
     adjudicate.add_argument("--input", "-i", metavar="FILE", help="the JSON case (default: standard input)")
     adjudicate.set_defaults(handler=command_adjudicate)
@@ -355,7 +420,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     pipe (``| head``) ends the command quietly; ``receive`` exits 75
     (try again later) for a problem that is not the mail's."""
     own, rest = _global_options(list(sys.argv[1:] if argv is None else argv))
-    args = build_parser().parse_args(own + rest)
+    command = next((word for word in rest if not word.startswith("-")), "")
+    args = build_parser(command).parse_args(own + rest)
     err = stderr or sys.stderr
     if args.command in _SCHEDULES:  # logging is imported only where something logs (issue 20)
         import logging

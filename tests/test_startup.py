@@ -141,7 +141,7 @@ def test_commands_that_read_the_database_load_no_game_mail_parser_or_sealing(tmp
     for arguments in (("game", "list"), ("outbox",), ("outbox", "--json"), ("db", "status"), ("purge",),
                       ("db", "migrate")):
         modules = command_modules(folder, *arguments)
-        assert among(modules, NOTHING_OF_A_GAME + ("cryptography", "email.policy", "hashlib")) == [], arguments
+        assert among(modules, NOTHING_OF_A_GAME + ("cryptography", "email.policy", "hashlib", "shutil")) == [], arguments
         assert "adjudicator.service.store" in modules and "sqlite3" in modules, arguments
 
 
@@ -218,3 +218,28 @@ print(json.dumps({"seen": seen, "modules": modules}))
     assert data["seen"][6] == "refused: unknown variant 'atlantis': no map file atlantis.toml"
     assert "adjudicator.games.registry" in data["modules"]
     assert among(data["modules"], (*GAMES, "adjudicator.games.base", "lark")) == []
+
+
+def test_a_parser_built_for_one_command_parses_it_as_the_whole_parser_does() -> None:
+    import contextlib
+    import io
+
+    from adjudicator.cli import build_parser
+
+    cases = (["game", "create", "g1", "--variant", "30jk", "--option", "a=b", "--gm", "gm@x.org"],
+             ["game", "list"], ["game", "show", "g1"], ["outbox", "--json"], ["db", "status", "--json"],
+             ["db", "copy", "--from", "a.sqlite3", "--to", "b.sqlite3"], ["receive"], ["adjudicate", "-i", "c.json"],
+             ["map", "draw", "standard", "-o", "m.png", "--language", "de"], ["demo", "--variant", "1848"],
+             ["data", "template", "1848", "cards"], ["cards", "check", "f.toml"], ["serve", "--once"], ["purge"],
+             ["verify", "--file", "r.json"], ["hash-password"], ["export", "g1", "-o", "out"])
+    for arguments in cases:
+        whole, one = build_parser().parse_args(arguments), build_parser(arguments[0]).parse_args(arguments)
+        assert vars(whole) == vars(one), arguments
+    for arguments in (["--help"], ["game", "--help"], ["gmae"], ["demo", "--variant", "chess"], ["receive", "x"]):
+        printed = []
+        for parser in (build_parser(), build_parser(next((a for a in arguments if a[0] != "-"), ""))):
+            with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
+                with contextlib.suppress(SystemExit):
+                    parser.parse_args(arguments)
+            printed.append(out.getvalue() + err.getvalue())
+        assert printed[0] == printed[1] and "usage: adjudicator" in printed[0], arguments
