@@ -56,6 +56,9 @@ class Board:
         self.fleet_reach: dict[str, frozenset[str]] = {
             prov: game_map.fleet_reach(self.unit_at[prov].location) for prov in self.convoy_fleets
         }
+        # Route answers depend on the units only: each is worked out once.
+        self._routes: dict[tuple[str, str, str | None], bool] = {}
+        self._necessary: dict[tuple[str, str], frozenset[str]] = {}
 
     def is_coastal(self, province: str) -> bool:
         """True for a land province that touches water (an army there may be convoyed)."""
@@ -65,15 +68,27 @@ class Board:
         """True when fleets standing in convoy-capable waters (all of them,
         orders ignored, ``excluded`` left out) could form a chain from
         ``origin`` to ``destination``."""
-        if not (self.is_coastal(origin) and self.is_coastal(destination)):
-            return False
-        fleets = self.convoy_fleets - {excluded} if excluded else self.convoy_fleets
-        return route_exists(origin, destination, fleets.__contains__, self)
+        key = (origin, destination, excluded)
+        known = self._routes.get(key)
+        if known is None:
+            if not (self.is_coastal(origin) and self.is_coastal(destination)):
+                known = False
+            else:
+                fleets = self.convoy_fleets - {excluded} if excluded else self.convoy_fleets
+                known = route_exists(origin, destination, fleets.__contains__, self)
+            self._routes[key] = known
+        return known
 
     def necessary_fleets(self, origin: str, destination: str) -> frozenset[str]:
         """Fleet provinces that lie on some convoy route from ``origin`` to
         ``destination`` in which no fleet could be skipped (a chordless
         chain): the fleets whose convoy order can matter (DATC 6.G.19)."""
+        known = self._necessary.get((origin, destination))
+        if known is None:
+            known = self._necessary[(origin, destination)] = self._necessary_fleets(origin, destination)
+        return known
+
+    def _necessary_fleets(self, origin: str, destination: str) -> frozenset[str]:
         if not (self.is_coastal(origin) and self.is_coastal(destination)):
             return frozenset()
         reach = self.fleet_reach

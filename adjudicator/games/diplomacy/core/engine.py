@@ -8,6 +8,7 @@ supply centres after the fall turn, and works out the next phase
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypeVar
@@ -147,46 +148,49 @@ def _movement(
     powers: list[str],
     options: Mapping[str, Any],
 ) -> PhaseResult:
-    book = OrderBook(board.unit_at)
+    unit_at = board.unit_at
+    book = OrderBook(unit_at)
+    incapacitated = position.incapacitated
     power_orders: dict[str, tuple[int, Order]] = {}
     for power in powers:
         for line in parsed[power]:
-            if line.error is not None or line.order is None:
+            written = line.order
+            if line.error is not None or written is None:
                 book.invalid(power, line, str(line.error))
                 continue
             try:
-                if isinstance(line.order, ConfessionChange):
-                    order = rules.check_power_order(game_map, position, power, line.order, options)
-                    key = f"{power}:confession"
-                else:
-                    order = check_movement_order(board, power, line.order)
-                    key = province_of(order.location)  # type: ignore[union-attr]
-                    if key in position.incapacitated:
-                        raise Illegal(f"{board.unit_at[key]} defected last turn and holds, incapacitated")
+                if type(written) is ConfessionChange:
+                    order = rules.check_power_order(game_map, position, power, written, options)
+                    power_orders[power] = (book.accept(power, line, order, f"{power}:confession"), order)
+                    continue
+                order = check_movement_order(board, power, written)
+                key = province_of(order.location)  # type: ignore[union-attr]
+                if incapacitated and key in incapacitated:
+                    raise Illegal(f"{unit_at[key]} defected last turn and holds, incapacitated")
             except Illegal as error:
                 book.invalid(power, line, str(error))
                 continue
-            index = book.accept(power, line, order, key)
-            if isinstance(order, ConfessionChange):
-                power_orders[power] = (index, order)
+            book.accept(power, line, order, key)
     for index, _ in power_orders.values():
         book.settle(index, SUCCEEDS)
     confessions = rules.apply_power_orders(
         game_map, position, {power: order for power, (_, order) in power_orders.items()}, options
     )
 
+    chosen = book.chosen
     orders: dict[str, Order] = {}
-    for province, unit in board.unit_at.items():
-        chosen = book.chosen.get(province)
-        orders[province] = chosen[1] if chosen else Hold(unit.kind, unit.location)
+    for province, unit in unit_at.items():
+        entry = chosen.get(province)
+        orders[province] = entry[1] if entry else Hold(unit.kind, unit.location)
     outcome = resolve_movement(board, orders)
-    for province in board.unit_at:
-        result = outcome.outcomes[province]
-        verdict = SUCCEEDS if result.succeeded else FAILS
-        if province in book.chosen:
-            book.settle(book.chosen[province][0], verdict, result.reason)
+    outcomes = outcome.outcomes
+    for province, unit in unit_at.items():
+        succeeded, reason, _ = outcomes[province]
+        entry = chosen.get(province)
+        if entry:
+            book.settle(entry[0], SUCCEEDS if succeeded else FAILS, reason)
         else:
-            book.implied(board.unit_at[province].power, str(orders[province]), verdict, result.reason)
+            book.implied(unit.power, str(orders[province]), SUCCEEDS if succeeded else FAILS, reason)
 
     occupied = {u.province for u in outcome.units}
     dislodged = tuple(
@@ -222,11 +226,13 @@ def _finish_turn(
     position, events = rules.end_of_turn(game_map, position)
     phase = position.phase
     if rules.counts_centres_after(phase):
-        centres = dict(position.centres)
+        before = dict(position.centres)
+        centres = dict(before)
+        supply = _supply_centres(game_map)
         for unit in position.units:
-            if game_map.provinces[unit.province].centre:
+            if unit.province in supply:
                 centres[unit.province] = unit.power
-        quiet = position.quiet_years + 1 if centres == dict(position.centres) else 0
+        quiet = position.quiet_years + 1 if centres == before else 0
         position = _replace(position, centres=centres, quiet_years=quiet)
     winner = _winner(game_map, position.centres)
     if winner is not None:
@@ -251,10 +257,13 @@ def _eliminated(game_map: GameMap, before: Position, after: Position) -> tuple[s
     return tuple(p for p in game_map.powers if p in was and p not in still)
 
 
+@cache
+def _supply_centres(game_map: GameMap) -> frozenset[str]:
+    return frozenset(game_map.supply_centres)
+
+
 def _winner(game_map: GameMap, centres: Mapping[str, str]) -> str | None:
-    counts: dict[str, int] = {}
-    for owner in centres.values():
-        counts[owner] = counts.get(owner, 0) + 1
+    counts = Counter(centres.values())
     leaders = [p for p, n in counts.items() if n >= game_map.victory_centres]
     if len(leaders) != 1:
         return None

@@ -237,7 +237,9 @@ def check_movement_order(board: Board, power: str, order: Order) -> Order:
     check = _MOVEMENT_CHECKS.get(type(order))
     if check is None:
         raise Illegal(f"'{order}' is not an order for a movement phase")
-    unit = find_own_unit(board, power, order.location)  # type: ignore[union-attr]
+    unit = board.unit_at.get(province_of(order.location))  # type: ignore[union-attr]
+    if unit is None or unit.power != power:
+        unit = find_own_unit(board, power, order.location)  # type: ignore[union-attr]  # raises why
     return check(board, unit, order)
 
 

@@ -143,8 +143,8 @@ class GameMap:
     def can_reach(self, kind: UnitType, origin: Location, province: str) -> bool:
         """True when a unit of ``kind`` on ``origin`` borders ``province`` (coasts ignored)."""
         if kind is ARMY:
-            return self.army_can_move(origin, province)
-        return self.fleet_reaches_province(origin, province)
+            return province in self.provinces[province_of(origin)].army
+        return province in _fleet_reach(self).get(origin, ())
 
     def fleet_locations(self, province: str) -> tuple[Location, ...]:
         """The locations a fleet can occupy in ``province`` (none for inland)."""

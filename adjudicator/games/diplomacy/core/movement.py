@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from adjudicator.games.diplomacy.core.board import Board, route_exists
 from adjudicator.games.diplomacy.core.model import ARMY, FLEET, Location, Unit, make_unit, province_of
-from adjudicator.games.diplomacy.core.orders import Convoy, Move, Order, SupportHold, SupportMove, Transform
+from adjudicator.games.diplomacy.core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Transform
 
 
 class UnitOutcome(NamedTuple):
@@ -71,9 +71,9 @@ class _Resolver:
         # Facts fixed by the orders alone, worked out once in one pass: the
         # order, unit and origin of each decision, each move's destination
         # province, and the decisions of each kind (in the orders' order).
-        decided: dict[str, Order] = {}
-        owner: dict[str, Unit] = {}  # decision key -> the unit deciding
-        origin: dict[str, str] = {}  # decision key -> province the move starts from
+        decided: dict[str, Order] = dict(orders)  # the double moves split into legs below
+        owner: dict[str, Unit] = dict(unit_at)  # decision key -> the unit deciding
+        origin: dict[str, str] = dict(zip(unit_at, unit_at))  # decision key -> province the move starts from
         first_leg: dict[str, str] = {}  # second-leg key -> first-leg key
         target: dict[str, str] = {}  # move key -> destination province
         moves: list[str] = []
@@ -83,12 +83,10 @@ class _Resolver:
         supports: list[str] = []
         convoys: list[str] = []
         for province, order in orders.items():
-            unit = unit_at[province]
             kind = type(order)
-            owner[province] = unit
-            origin[province] = province
             if kind is Move:
-                if order.waypoints and unit.kind is FLEET:  # type: ignore[union-attr]
+                if order.waypoints and unit_at[province].kind is FLEET:  # type: ignore[union-attr]
+                    unit = unit_at[province]
                     middle = order.waypoints[0]  # type: ignore[union-attr]
                     leg = province + SECOND_LEG
                     decided[province] = Move(order.unit, order.location, middle)  # type: ignore[union-attr]
@@ -108,7 +106,6 @@ class _Resolver:
             elif kind is Convoy:
                 convoys.append(province)
                 decisions.append(province)
-            decided[province] = order
         self.moves_to: dict[str, list[str]] = {}
         self.hold_supports: dict[str, list[str]] = {}
         self.move_supports: dict[str, list[str]] = {}
@@ -344,15 +341,22 @@ class _Resolver:
         """``resolve(key)``, without the call when it is settled already."""
         return self.resolution[key] if key in self.resolved else self.resolve(key)
 
+    def defender(self, key: str) -> Unit | None:
+        """The unit the move ``key`` attacks: the one in its destination,
+        unless that unit moves away (not head to head) with success."""
+        destination = self.target[key]
+        defender = self.unit_at.get(destination)
+        if defender is not None and destination in self.target and self.opposing[key] is None \
+                and self._decided(destination):
+            return None
+        return defender
+
     def attack_strength(self, key: str) -> int:
         if key in self.needs_path and not self.path(key):
             return 0
-        destination = self.target[key]
-        defender = self.unit_at.get(destination)
+        defender = self.defender(key)
         supporters = self.move_supports.get(key)
         if defender is None:
-            return 1 + self._given(supporters) if supporters else 1
-        if destination in self.target and self.opposing[key] is None and self._decided(destination):
             return 1 + self._given(supporters) if supporters else 1
         if defender.power == self.owner[key].power:
             return 0
@@ -426,25 +430,34 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
     dislodged: list[tuple[Unit, str, bool]] = []
     for province, unit in unit_at.items():
         order = orders[province]
-        if province not in dislodger:
-            outcomes[province] = _outcome(resolver, province, order, None, final)
-            if province in final:
-                units.append(make_unit(unit.power, unit.kind, final[province]))
-            elif type(order) is Transform:
-                location = unit.province if order.coast is None else f"{unit.province}/{order.coast}"
-                units.append(make_unit(unit.power, order.into, location))
-            else:
-                units.append(unit)
-        else:
+        kind = type(order)
+        if province in dislodger:
             attacker = dislodger[province]
             origin = resolver.origin[attacker]
             outcomes[province] = _outcome(resolver, province, order, origin, final)
             dislodged.append((unit, origin, attacker in resolver.convoyed))
+        elif province in final:
+            location = final[province]
+            units.append(make_unit(unit.power, unit.kind, location))
+            success = location == order.destination  # type: ignore[union-attr]
+            outcomes[province] = _SUCCEEDED if success else _outcome(resolver, province, order, None, final)
+        else:
+            if kind is Transform:
+                location = unit.province if order.coast is None else f"{unit.province}/{order.coast}"  # type: ignore[union-attr]
+                units.append(make_unit(unit.power, order.into, location))  # type: ignore[union-attr]
+            else:
+                units.append(unit)
+            # The common outcomes first: a hold, a support given, not dislodged.
+            if kind is Hold or ((kind is SupportHold or kind is SupportMove) and resolution[province]):
+                outcomes[province] = _SUCCEEDED
+            else:
+                outcomes[province] = _outcome(resolver, province, order, None, final)
 
     occupied = {u.province for u in units}
     standoffs = set()
+    needs_path, path = resolver.needs_path, resolver.path
     for key in resolver.moves:
-        if resolution[key] or not resolver.path(key):
+        if resolution[key] or (key in needs_path and not path(key)):
             continue
         destination = target[key]
         lost_head_to_head = (
@@ -462,7 +475,8 @@ def _move_failure(resolver: _Resolver, key: str, order: Move) -> str:
         if key in resolver.first_leg:
             return "the first leg failed"
         return "no convoy" if not resolver.convoys_for.get(key) else "convoy disrupted"
-    if resolver.attack_strength(key) == 0:
+    defender = resolver.defender(key)
+    if defender is not None and defender.power == resolver.owner[key].power:  # no attack strength
         return "cannot dislodge a unit of its own power"
     return "bounced"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import starmap
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from adjudicator.games.diplomacy.core.legality import tidy_order
@@ -93,7 +94,9 @@ class OrderBook:
 
     def settle(self, index: int, result: str, reason: str = "") -> None:
         """Set the result of the accepted order at ``index``."""
-        self._entries[index][4:] = [result, reason]
+        entry = self._entries[index]
+        entry[4] = result
+        entry[5] = reason
 
     def implied(self, power: str, order: str, result: str, reason: str = "") -> None:
         """Add the entry of a unit that received no legal order."""
@@ -101,4 +104,4 @@ class OrderBook:
 
     def reports(self) -> tuple[OrderReport, ...]:
         """All reports so far."""
-        return tuple(OrderReport(*entry) for entry in self._entries)
+        return tuple(starmap(OrderReport, self._entries))
