@@ -18,6 +18,7 @@ from typing import Any, Iterable, Mapping
 
 from adjudicator.games.diplomacy.core.model import ARMY, Location, Unit, UnitType, coast_of, province_of
 from adjudicator.resources import map_path
+from adjudicator.usercache import load_toml
 
 TERRAINS = ("land", "coast", "sea")
 BANKS = ("left", "right", "both")
@@ -305,7 +306,7 @@ def load_map_file(path: Path) -> GameMap:
     """Load a map file; raises ``MapError`` naming the file and key on any defect."""
     where = path.name
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = load_toml(path)  # the file's tables, from the judge's cache after the first time (issue 20)
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise MapError(f"{where}: {error}") from error
     return build_map(data, where)
