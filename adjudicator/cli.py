@@ -328,20 +328,28 @@ class _Unused:
 
 class _OnlyOne:
     """The subcommands of ``adjudicator`` when one command is to be parsed:
-    that command's parser is built in full; every other one only gets its
-    name and help line (for the usage line and an error naming the
-    choices), and what it would add goes to ``_Unused``.  Building the
-    options of some 20 commands and subcommands with argparse costs more
-    than everything else ``adjudicator game list`` does (issue 20)."""
+    that command's parser is built in full, and what every other one would
+    add goes to ``_Unused``.  The others only get their names (for the
+    usage line and an error naming the choices), with their help lines
+    when the top-level help may be printed (``wanted`` is then ``""``).
+    Building the options of some 20 commands and subcommands with
+    argparse costs more than everything else ``adjudicator game list``
+    does (issue 20)."""
 
     def __init__(self, commands: Any, wanted: str) -> None:
         self._commands = commands
         self._wanted = wanted
+        self._unbuilt: argparse.ArgumentParser | None = None
 
     def add_parser(self, name: str, **options: Any) -> Any:
         if name == self._wanted:
             return self._commands.add_parser(name, **options)
-        self._commands.add_parser(name, help=options.get("help"), add_help=False)
+        if not self._wanted:
+            self._commands.add_parser(name, help=options.get("help"), add_help=False)
+        else:  # named only: never parsed, since the command line names another command
+            if self._unbuilt is None:
+                self._unbuilt = _Parser(prog=f"adjudicator {name}", add_help=False)
+            self._commands.choices[name] = self._unbuilt
         return _Unused()
 
 
@@ -421,6 +429,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     (try again later) for a problem that is not the mail's."""
     own, rest = _global_options(list(sys.argv[1:] if argv is None else argv))
     command = next((word for word in rest if not word.startswith("-")), "")
+    if command and any(word in ("-h", "--help") for word in rest[:rest.index(command)]):
+        command = ""  # the top-level help, with every command's line
     args = build_parser(command).parse_args(own + rest)
     err = stderr or sys.stderr
     if args.command in _SCHEDULES:  # logging is imported only where something logs (issue 20)

@@ -224,7 +224,7 @@ def test_a_parser_built_for_one_command_parses_it_as_the_whole_parser_does() -> 
     import contextlib
     import io
 
-    from adjudicator.cli import build_parser
+    from adjudicator.cli import build_parser, main
 
     cases = (["game", "create", "g1", "--variant", "30jk", "--option", "a=b", "--gm", "gm@x.org"],
              ["game", "list"], ["game", "show", "g1"], ["outbox", "--json"], ["db", "status", "--json"],
@@ -235,11 +235,12 @@ def test_a_parser_built_for_one_command_parses_it_as_the_whole_parser_does() -> 
     for arguments in cases:
         whole, one = build_parser().parse_args(arguments), build_parser(arguments[0]).parse_args(arguments)
         assert vars(whole) == vars(one), arguments
-    for arguments in (["--help"], ["game", "--help"], ["gmae"], ["demo", "--variant", "chess"], ["receive", "x"]):
+    for arguments in (["--help"], ["-h", "game"], ["game", "--help"], ["gmae"], ["demo", "--variant", "chess"],
+                      ["receive", "x"], ["--bogus", "outbox"], ["game", "create"], ["--verbose", "db", "-h"]):
         printed = []
-        for parser in (build_parser(), build_parser(next((a for a in arguments if a[0] != "-"), ""))):
+        for parse in (build_parser().parse_args, main):  # main builds the parser for the command it finds
             with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
                 with contextlib.suppress(SystemExit):
-                    parser.parse_args(arguments)
+                    parse(arguments)
             printed.append(out.getvalue() + err.getvalue())
         assert printed[0] == printed[1] and "usage: adjudicator" in printed[0], arguments
