@@ -7,12 +7,16 @@ The tests run real judges over real SQLite files: one resolves serially,
 one with a pool of two worker processes, from the same games and the same
 clock; their stored phases and queued mails must be the same byte for
 byte (but for the random Message-IDs and MIME boundaries).  A game changed after its worker
-read it is computed again; a worker that dies costs no phase."""
+read it is computed again; a worker that dies costs no phase; workers end with their judge."""
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import subprocess
+import sys
+import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -154,3 +158,31 @@ def test_a_turn_phase_is_not_prepared_but_resolved_in_its_transaction(tmp_path: 
     assert list(InlinePreparer().prepared(store, config, [("kr", game.phase)], lambda: DUE)) == \
         [("kr", game.phase, DUE, None)]
     store.close()
+
+
+def test_the_workers_end_when_the_judge_is_killed(tmp_path: Path) -> None:
+    script = ("import sys, time\n"
+              "from adjudicator.service.pool import PoolPreparer\n"
+              "pool = PoolPreparer(2)\n"
+              "pool.start()\n"
+              "time.sleep(0.5)\n"
+              "print(' '.join(str(p) for p in pool.pids()), flush=True)\n"
+              "time.sleep(60)\n")
+    judge = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, cwd=Path(__file__).parent.parent,
+                             env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})
+    assert judge.stdout is not None
+    workers = [int(p) for p in judge.stdout.readline().split()]
+    assert len(workers) == 2
+    judge.kill()  # SIGKILL: no shutdown runs
+    judge.wait()
+
+    def alive(pid: int) -> bool:
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+
+    end = time.monotonic() + 20
+    while any(alive(p) for p in workers) and time.monotonic() < end:
+        time.sleep(0.2)
+    assert not any(alive(p) for p in workers), "a resolution worker outlived its judge"

@@ -26,6 +26,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -97,6 +99,21 @@ def _compute(config: Config, inputs: PhaseInputs) -> PhaseWork:
     return compute_phase(config, inputs)
 
 
+def _orphan_watch(parent: int) -> None:
+    """Run in each worker: end it when the judge that started it has gone
+    (killed with SIGKILL, a worker would otherwise wait for work for ever)."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def _started(parent: int) -> None:
+    """A worker's initializer: watch the judge, load the pictures' code."""
+    threading.Thread(target=_orphan_watch, args=(parent,), name="adjudicator-orphan-watch", daemon=True).start()
+    _warm()
+
+
 def _warm(config: Config | None = None, examples: Sequence[PhaseInputs] = ()) -> None:
     """A worker loads the pictures' code and, for each of ``examples``
     (one game per variant played), computes its phase once and forgets
@@ -122,7 +139,7 @@ class PoolPreparer:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_warm)
+                                             initializer=_started, initargs=(os.getpid(),))
         return self._pool
 
     def start(self, store: Store | None = None, config: Config | None = None,
@@ -139,6 +156,11 @@ class PoolPreparer:
         pool = self._executor()
         for _ in range(self.workers):
             pool.submit(_warm, config, examples)
+
+    def pids(self) -> list[int]:
+        """The process ids of the running workers (none before ``start``)."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        return sorted(int(pid) for pid in processes)
 
     def prepared(self, store: Store, config: Config, games: Sequence[tuple[str, str]],
                  clock: Callable[[], datetime]) -> Iterator[Prepared]:

@@ -77,7 +77,9 @@ def _spelt(text: str, bold: bool) -> str:
     return "".join(ch for ch in plain if ch.isascii())
 
 
+@lru_cache(maxsize=1024)
 def _rgb(colour: str) -> tuple[int, int, int]:
+    """``#rrggbb`` as a triple (a scene names few colours, each many times)."""
     value = colour.lstrip("#")
     return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
 
