@@ -25,6 +25,18 @@ def _sea_neighbours(game_map: GameMap) -> dict[str, frozenset[str]]:
 
 
 @cache
+def _army_neighbours(game_map: GameMap) -> dict[str, frozenset[str]]:
+    """Province -> provinces an army in it borders."""
+    return {key: p.army for key, p in game_map.provinces.items()}
+
+
+@cache
+def _seas(game_map: GameMap) -> frozenset[str]:
+    """The sea provinces (no army stands there)."""
+    return frozenset(key for key, p in game_map.provinces.items() if p.terrain == "sea")
+
+
+@cache
 def _convoy_waters(game_map: GameMap, rules: Rules) -> frozenset[str]:
     """The provinces in which a fleet may convoy under ``rules``."""
     return frozenset(key for key, province in game_map.provinces.items() if rules.can_convoy_from(province))
@@ -46,6 +58,8 @@ class Board:
         self.rules = rules
         self.unit_at: dict[str, Unit] = {u.province: u for u in units}
         self.sea_neighbours = _sea_neighbours(game_map)
+        self.army_neighbours = _army_neighbours(game_map)
+        self.seas = _seas(game_map)
         self.any_neighbours = any_neighbours(game_map)
         waters = _convoy_waters(game_map, rules)
         self.convoy_fleets = frozenset(

@@ -81,7 +81,6 @@ def _as_on_board(order: Hold | Move | SupportHold | SupportMove | Convoy, unit: 
 
 
 def _check_move(board: Board, unit: Unit, order: Move) -> Move:
-    game_map = board.game_map
     destination = province_of(order.destination)
     if destination == unit.province:
         raise Illegal("a unit cannot move to its own province")
@@ -103,9 +102,9 @@ def _check_move(board: Board, unit: Unit, order: Move) -> Move:
         return Move(unit.kind, unit.location, destination_location)
     # Armies: coasts are irrelevant (DATC 4.B.6); a path names a convoy (4.A.6).
     via_convoy = order.via_convoy or bool(order.waypoints)
-    if game_map.provinces[destination].terrain == "sea":
+    if destination in board.seas:
         raise Illegal("an army cannot move to a sea")
-    adjacent = destination in game_map.provinces[unit.province].army
+    adjacent = destination in board.army_neighbours[unit.province]
     if not adjacent or via_convoy:
         if not board.convoy_route_possible(unit.province, destination):
             if adjacent:
@@ -122,9 +121,9 @@ def _supported_move_possible(board: Board, target: Unit, destination: Location, 
     destination as the support names it (army coasts dropped)."""
     province = province_of(destination)
     if target.kind is ARMY:
-        if board.game_map.provinces[province].terrain == "sea":
+        if province in board.seas:
             raise Illegal("an army cannot move to a sea")
-        if not board.game_map.army_can_move(target.province, province) and not board.convoy_route_possible(
+        if province not in board.army_neighbours[target.province] and not board.convoy_route_possible(
             target.province, province, excluded=supporter
         ):
             raise Illegal(f"A {target.province} cannot reach {province}")

@@ -410,14 +410,17 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
             resolve(key)
     unit_at, resolution, target, moves_to = board.unit_at, resolver.resolution, resolver.target, resolver.moves_to
     final: dict[str, Location] = {}
+    first_leg, decided = resolver.first_leg, resolver.orders
     for province in resolver.moves:
-        if province in resolver.first_leg:
-            continue  # a second leg: its unit is the one of the first
-        leg = province + SECOND_LEG if resolver.first_leg else None
-        if leg in target and resolution[leg]:
-            final[province] = resolver.orders[leg].destination  # type: ignore[union-attr]
-        elif resolution[province]:
-            final[province] = resolver.orders[province].destination  # type: ignore[union-attr]
+        if first_leg:
+            if province in first_leg:
+                continue  # a second leg: its unit is the one of the first
+            leg = province + SECOND_LEG
+            if leg in target and resolution[leg]:
+                final[province] = decided[leg].destination  # type: ignore[union-attr]
+                continue
+        if resolution[province]:
+            final[province] = decided[province].destination  # type: ignore[union-attr]
     dislodger: dict[str, str] = {}
     for province, attackers in moves_to.items():
         if province in unit_at and province not in final:

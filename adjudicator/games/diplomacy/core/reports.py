@@ -83,13 +83,13 @@ class OrderBook:
 
     def accept(self, power: str, line: ParsedLine, order: Order, key: str | None) -> int:
         """Record a legal order for the unit ``key`` (``None``: no unit, e.g. a build)."""
-        if key is not None and key in self.chosen:
-            earlier = self._entries[self.chosen[key][0]]
-            earlier[3:] = [False, INVALID, "superseded"]
-        index = len(self._entries)
-        self._entries.append([power, line.text, str(order), True, "", ""])
+        entries, chosen = self._entries, self.chosen
+        index = len(entries)
+        entries.append([power, line.text, str(order), True, "", ""])
         if key is not None:
-            self.chosen[key] = (index, order)
+            if key in chosen:
+                entries[chosen[key][0]][3:] = [False, INVALID, "superseded"]
+            chosen[key] = (index, order)
         return index
 
     def settle(self, index: int, result: str, reason: str = "") -> None:
