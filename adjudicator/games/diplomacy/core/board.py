@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Callable, Iterable
 
-from adjudicator.games.diplomacy.core.mapdata import GameMap
+from adjudicator.games.diplomacy.core.mapdata import GameMap, fleet_reach_table
 from adjudicator.games.diplomacy.core.model import FLEET, Unit, province_of
 from adjudicator.games.diplomacy.core.rules import Rules
 
@@ -59,6 +59,7 @@ class Board:
         self.unit_at: dict[str, Unit] = {u.province: u for u in units}
         self.sea_neighbours = _sea_neighbours(game_map)
         self.army_neighbours = _army_neighbours(game_map)
+        self.fleet_reaches = fleet_reach_table(game_map)
         self.seas = _seas(game_map)
         self.any_neighbours = any_neighbours(game_map)
         waters = _convoy_waters(game_map, rules)

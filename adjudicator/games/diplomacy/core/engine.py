@@ -253,7 +253,10 @@ def _eliminated(game_map: GameMap, before: Position, after: Position) -> tuple[s
     def present(position: Position) -> set[str]:
         return {u.power for u in position.units} | set(position.centres.values())
 
-    was, still = present(before), present(after)
+    still = present(after)
+    if len(still) >= len(game_map.powers) and all(p in still for p in game_map.powers):
+        return ()  # every power is still there
+    was = present(before)
     return tuple(p for p in game_map.powers if p in was and p not in still)
 
 

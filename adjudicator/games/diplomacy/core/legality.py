@@ -48,6 +48,13 @@ def _target_unit(board: Board, location: Location, what: str) -> Unit:
     return unit
 
 
+def _reaches(board: Board, unit: Unit, province: str) -> bool:
+    """True when ``unit`` borders ``province`` (``GameMap.can_reach`` from the board's tables)."""
+    if unit.kind is ARMY:
+        return province in board.army_neighbours[unit.province]
+    return province in board.fleet_reaches.get(unit.location, ())
+
+
 def fleet_destination(board: Board, origin: Location, destination: Location) -> Location:
     """Complete or check the coast of a fleet move (DATC 4.B.1-4.B.3, 4.B.6).
 
@@ -135,7 +142,7 @@ def _supported_move_possible(board: Board, target: Unit, destination: Location, 
         if not board.game_map.fleet_can_move(target.location, destination):
             raise Illegal(f"F {target.location} cannot reach {destination}")
         return destination
-    if not board.game_map.fleet_reaches_province(target.location, province):
+    if province not in board.fleet_reaches.get(target.location, ()):
         raise Illegal(f"F {target.location} cannot reach {province}")
     return province
 
@@ -144,7 +151,7 @@ def _check_support_hold(board: Board, unit: Unit, order: SupportHold) -> Support
     target = _target_unit(board, order.target, "support")
     if target.province == unit.province:
         raise Illegal("a unit cannot support itself")
-    if not board.game_map.can_reach(unit.kind, unit.location, target.province):
+    if not _reaches(board, unit, target.province):
         raise Illegal(f"{unit} cannot reach {target.province}, so cannot support there")
     if _as_on_board(order, unit) and order.target_unit is target.kind and order.target == target.location:
         return order
@@ -160,7 +167,7 @@ def _check_support_move(board: Board, unit: Unit, order: SupportMove) -> Support
         raise Illegal("a unit cannot support a move into its own province")
     if destination == target.province:
         raise Illegal("a unit cannot move to its own province")
-    if not board.game_map.can_reach(unit.kind, unit.location, destination):
+    if not _reaches(board, unit, destination):
         raise Illegal(f"{unit} cannot reach {destination}, so cannot support a move there")
     named = _supported_move_possible(board, target, order.destination, unit.province)
     if (_as_on_board(order, unit) and order.target_unit is target.kind and order.target == target.location

@@ -139,13 +139,13 @@ class GameMap:
 
     def fleet_reach(self, location: Location) -> frozenset[str]:
         """The provinces a fleet on ``location`` can move to (coasts dropped; empty if none)."""
-        return _fleet_reach(self).get(location, frozenset())
+        return fleet_reach_table(self).get(location, frozenset())
 
     def can_reach(self, kind: UnitType, origin: Location, province: str) -> bool:
         """True when a unit of ``kind`` on ``origin`` borders ``province`` (coasts ignored)."""
         if kind is ARMY:
             return province in self.provinces[province_of(origin)].army
-        return province in _fleet_reach(self).get(origin, ())
+        return province in fleet_reach_table(self).get(origin, ())
 
     def fleet_locations(self, province: str) -> tuple[Location, ...]:
         """The locations a fleet can occupy in ``province`` (none for inland)."""
@@ -198,7 +198,9 @@ class GameMap:
 
 
 @cache
-def _fleet_reach(game_map: GameMap) -> dict[Location, frozenset[str]]:
+def fleet_reach_table(game_map: GameMap) -> dict[Location, frozenset[str]]:
+    """Fleet location -> the provinces a fleet there can move to (coasts
+    dropped), worked out once per map; ``GameMap.fleet_reach`` reads it."""
     return {
         location: frozenset(province_of(t) for t in targets)
         for province in game_map.provinces.values()

@@ -232,9 +232,12 @@ class _Resolver:
         self.guess_based = False
         self.resolution[key] = False
         first = self.adjudicate(key)
-        if not self.guess_based:
+        if not self.guess_based:  # no guess was needed: settled (``_settle`` inlined, the common case)
             self.guess_based = old_guess_based
-            return self._settle(key, first)
+            self.resolution[key] = first
+            self.resolved.add(key)
+            self.visited.discard(key)
+            return first
         if key in self.cycle:
             self.recursion_hits -= 1
         if self.recursion_hits == old_recursion_hits:
