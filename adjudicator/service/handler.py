@@ -11,6 +11,7 @@ garbled: the answer says what could not be read.
 from __future__ import annotations
 
 import logging
+import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -141,7 +142,11 @@ def shown(text: str, limit: int = MAX_SHOWN) -> str:
     character each so that columns still match; tabs stay."""
     if len(text) > limit:
         text = text[: limit - 1] + "\u2026"
-    return "".join(_visible(c) for c in text)
+    return _CONTROL.sub(lambda found: _visible(found.group()), text)
+
+
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+"""The control characters (Unicode category Cc) but the tab."""
 
 
 def _visible(char: str) -> str:

@@ -9,11 +9,12 @@ other powers ordered.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from adjudicator.games.diplomacy.contract import CaseError, case_from_json, option_note, result_to_json
+from adjudicator.games.diplomacy.contract import Case, CaseError, case_from_json, option_note, result_to_json
 from adjudicator.games.diplomacy.core.adjustments import allowances
 from adjudicator.games.diplomacy.core.engine import PhaseResult, adjudicate, initial_position
 from adjudicator.games.diplomacy.core.mapdata import GameMap, load_map
@@ -28,6 +29,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.games.pictures.scene import Scene
 
 _KINDS = {PhaseKind.MOVEMENT: "movement", PhaseKind.RETREAT: "retreat", PhaseKind.ADJUSTMENT: "adjustment"}
+
+
+def _read_case(state: JSON) -> Case:
+    """``case_from_json(state)``, remembered for the last states read: the
+    mails of one phase each read the same state, twice (issue 20).  Only
+    the map and position are used of it (both immutable)."""
+    return _case_of_text(json.dumps(state, sort_keys=True))
+
+
+@lru_cache(maxsize=64)
+def _case_of_text(text: str) -> Case:
+    return case_from_json(json.loads(text))
 
 
 @dataclass(frozen=True)
@@ -108,12 +121,12 @@ class DiplomacyGame(SimultaneousPhases):
 
     def phase_kind(self, state: JSON) -> str:
         """``movement``, ``retreat`` or ``adjustment``."""
-        return _KINDS[case_from_json(state).position.phase.kind]
+        return _KINDS[_read_case(state).position.phase.kind]
 
     def must_act(self, state: JSON) -> tuple[str, ...]:
         """Movement: powers with units; retreat: powers with a unit that can
         retreat; adjustment: powers that may build or must remove."""
-        position = case_from_json(state).position
+        position = _read_case(state).position
         kind = position.phase.kind
         if kind is PhaseKind.MOVEMENT:
             acting = {u.power for u in position.units}
@@ -128,7 +141,7 @@ class DiplomacyGame(SimultaneousPhases):
         computed (only legality), and only this power's entries are used;
         corrections are noted and adjustments checked against what is due
         (``arrival.check_power_orders``)."""
-        case = case_from_json(state)
+        case = _read_case(state)
         return check_power_orders(case.game_map, case.position, dict(case.options), power, lines)
 
     def resolve(self, state: JSON, orders: Mapping[str, Sequence[str]]) -> Resolution:
