@@ -197,6 +197,16 @@ class Serve:
         fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def pause(self) -> None:
+        """Stop the judge for a moment (SIGSTOP): mail put into its mailbox now waits for ``resume``."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """Let a paused judge go on (SIGCONT)."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
     def pss_mib(self) -> float:
         """The proportional set size of the judge and its children together
         (shared pages counted once), in MiB: what they hold right now."""

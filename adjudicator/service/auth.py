@@ -9,15 +9,22 @@ password: a changed password (a new hash with a new salt) matches none of
 it, and a failed check is never remembered, so every wrong guess still
 pays the full slow hash (and the limits of ``guard.py`` apply before any
 check is made).  ``hashlib.scrypt`` releases the GIL, so checks made in
-other threads run on other cores."""
+other threads run on other cores: ``check_ahead`` starts checks in a pool
+of threads (one per core) before they are asked for (the judge does so
+for the next mails of a poll), and ``check_password`` then takes the
+answer of the check started ahead instead of hashing again: the same
+answer, the slow hash paid once, in another thread."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 
 _N, _R, _P = 2**14, 8, 1
 _DUMMY = "scrypt$16384$8$1$00$00"
@@ -52,6 +59,63 @@ def _remember(token: bytes) -> None:
             _VERIFIED.popitem(last=False)
 
 
+AHEAD_LIMIT = 64
+"""How many checks started ahead may wait to be asked for at most."""
+
+_AHEAD: dict[bytes, Future[bool]] = {}
+_AHEAD_LOCK = threading.Lock()
+_POOL: list[ThreadPoolExecutor] = []
+
+
+def _pool() -> ThreadPoolExecutor:
+    with _AHEAD_LOCK:
+        if not _POOL:
+            _POOL.append(ThreadPoolExecutor(max_workers=os.cpu_count() or 2, thread_name_prefix="password-check"))
+        return _POOL[0]
+
+
+def check_ahead(pairs: Iterable[tuple[str, str]]) -> int:
+    """Start the check of each (password, stored hash) in the pool of
+    threads unless it matched before (remembered) or is already under
+    way; the next ``check_password`` of the same pair takes its answer.
+    At most ``AHEAD_LIMIT`` checks wait at once.  Returns how many were
+    started."""
+    started = 0
+    for password, stored in pairs:
+        token = _token(password, stored)
+        with _AHEAD_LOCK:
+            if token in _AHEAD or len(_AHEAD) >= AHEAD_LIMIT:
+                continue
+        if _remembered(token):
+            continue
+        future = _pool().submit(_slow_check, password, stored, token)
+        with _AHEAD_LOCK:
+            _AHEAD[token] = future
+        started += 1
+    return started
+
+
+def forget_ahead() -> None:
+    """Drop the checks started ahead that nobody asked for (those not yet
+    running are cancelled; a running one that matches is still remembered)."""
+    with _AHEAD_LOCK:
+        futures = list(_AHEAD.values())
+        _AHEAD.clear()
+    for future in futures:
+        future.cancel()
+
+
+def _taken_ahead(token: bytes) -> Future[bool] | None:
+    with _AHEAD_LOCK:
+        return _AHEAD.pop(token, None)
+
+
+def is_remembered(password: str, stored: str) -> bool:
+    """True when ``password`` matched ``stored`` before in this process
+    (its next check costs no slow hash)."""
+    return _remembered(_token(password, stored))
+
+
 def forget_verified() -> None:
     """Forget every remembered successful check (each costs a slow hash again)."""
     with _VERIFIED_LOCK:
@@ -73,8 +137,18 @@ def check_password(password: str, stored: str | None) -> bool:
     matched this stored hash before in this process is accepted without
     the slow hash (see the module's docstring); a wrong one always pays it."""
     token = _token(password, stored) if stored is not None else None
-    if token is not None and _remembered(token):
-        return True
+    if token is not None:
+        if _remembered(token):
+            return True
+        ahead = _taken_ahead(token)
+        if ahead is not None and not ahead.cancelled():
+            return ahead.result()
+    return _slow_check(password, stored, token)
+
+
+def _slow_check(password: str, stored: str | None, token: bytes | None) -> bool:
+    """The slow hash of ``password`` compared with ``stored`` (the dummy
+    when None: False); a match is remembered under ``token``."""
     scheme, n, r, p, salt, digest = (stored or _DUMMY).split("$")
     if scheme != "scrypt":
         return False

@@ -167,23 +167,9 @@ def handle_mail(store: Store, config: Config, mail: InboundMail, now: datetime,
     if reading is None:
         reading = read_body(mail.raw, limits)
     problem = reading.problem
-    try:
-        message = read_head(mail.raw, limits.header_bytes)
-        reason = why_not_answered(message, config.loop_id)
-        sender = sender_of(message)
-    except Exception as error:  # the parser itself failed: nothing to answer to
-        message, reason, sender = EmailMessage(), f"unreadable headers: {error}", None
-    if reason is None and sender is None:
-        reason = "no usable sender address"
-    judge = config.address.lower()
-    if reason is None and sender is not None and (
-            sender.lower() == judge or judge in (a.lower() for a in _addresses(message, "Reply-To"))):
-        reason = "sent from the judge's own address"
-    if reason is None and sender is not None:
-        reason = _answer_limit(store, config, sender, now)
-    if reason is not None:
-        return _ignore(store, mail, reason)
-    assert sender is not None
+    message, sender, reason = answered_sender(store, config, mail.raw, now)
+    if reason is not None or sender is None:
+        return _ignore(store, mail, reason or "no usable sender address")
     with store.transaction() as db:
         session = _Session(store, db, config, sender, now)
         if mail.size > len(mail.raw):
@@ -220,6 +206,69 @@ def handle_mail(store: Store, config: Config, mail: InboundMail, now: datetime,
         store.replace_inbound_raw(db, mail.id, masked_raw(mail.raw, session.secrets, session.read), now.isoformat())
         store.finish_inbound(db, mail.id, "done", f"answered {recipient}")
     return HandledMail("done", f"answered {recipient}", tuple(sorted(session.touched)))
+
+
+def answered_sender(store: Store, config: Config, raw: bytes, now: datetime) -> tuple[Message, str | None, str | None]:
+    """(the mail's headers, its sender, why it is not answered): the
+    reason is None exactly when the mail is answered (to the sender)."""
+    try:
+        message = read_head(raw, config.limits.header_bytes)
+        reason = why_not_answered(message, config.loop_id)
+        sender = sender_of(message)
+    except Exception as error:  # the parser itself failed: nothing to answer to
+        message, reason, sender = EmailMessage(), f"unreadable headers: {error}", None
+    if reason is None and sender is None:
+        reason = "no usable sender address"
+    judge = config.address.lower()
+    if reason is None and sender is not None and (
+            sender.lower() == judge or judge in (a.lower() for a in _addresses(message, "Reply-To"))):
+        reason = "sent from the judge's own address"
+    if reason is None and sender is not None:
+        reason = _answer_limit(store, config, sender, now)
+    return message, sender, reason
+
+
+@dataclass(frozen=True)
+class AuthTarget:
+    """What one authentication line is checked against."""
+
+    key: str
+    """The counting key of ``guard``."""
+    owner: str | None
+    """The address the target is registered to."""
+    check: Callable[[], bool]
+    """The check: one slow hash (True: the line is accepted)."""
+    pair: tuple[str, str] | None = None
+    """(password, stored hash) when ``check`` is ``check_password`` of them (it may then be started ahead)."""
+
+
+def auth_target(store: Store, config: Config, value: cmd.SignOn | cmd.GameMaster | cmd.Admin) -> AuthTarget:
+    """The target of one authentication line as the store says now; its
+    check costs one slow hash whether or not the target exists."""
+    if isinstance(value, cmd.Admin):
+        return AuthTarget(guard.target_key("admin"), config.admin or None,
+                          lambda: check_admin_password(value.password, config.admin_password))
+    game = store.game(value.game)
+    if isinstance(value, cmd.GameMaster):
+        stored = game.settings.get("gm_password_hash") if game is not None else None
+        gm_hash = stored if isinstance(stored, str) else None
+        return AuthTarget(guard.target_key("gm", value.game), game.gm if game is not None else None,
+                          lambda: check_password(value.password, gm_hash),
+                          (value.password, gm_hash) if gm_hash is not None else None)
+    module = game_module(game.variant) if game is not None else None
+    power = module.lookup_power(value.power) if module is not None else None
+    seat = next((p for p in store.players(game.name) if p.power == power), None) if game else None
+    key = guard.target_key("seat", value.game, power or value.power)
+    if game is None or seat is None:
+        random_words = game is not None and value.power.lower() in RANDOM_POWER_WORDS
+        if random_words and game is not None and game.status == FORMING and game.settings.get("random"):
+            return AuthTarget(key, None, lambda: not check_password(value.password, None))
+        return AuthTarget(key, None, lambda: check_password(value.password, None))
+    if seat.status == "open" and game.status == FORMING:
+        return AuthTarget(key, None, lambda: not check_password(value.password, None))
+    stored_hash = seat.password_hash if seat.status == "playing" else None
+    return AuthTarget(key, seat.address, lambda: check_password(value.password, stored_hash),
+                      (value.password, stored_hash) if stored_hash is not None else None)
 
 
 def answer_too_complex(store: Store, config: Config, mail: InboundMail, now: datetime) -> HandledMail:
@@ -500,27 +549,8 @@ class _Session:
     def _target(self, value: cmd.SignOn | cmd.GameMaster | cmd.Admin) -> tuple[str, str | None, Callable[[], bool]]:
         """(the counting key, the address the target is registered to, the
         check) of one authentication line; every check costs one slow hash."""
-        if isinstance(value, cmd.Admin):
-            return (guard.target_key("admin"), self.config.admin or None,
-                    lambda: check_admin_password(value.password, self.config.admin_password))
-        game = self.store.game(value.game)
-        if isinstance(value, cmd.GameMaster):
-            stored = game.settings.get("gm_password_hash") if game is not None else None
-            return (guard.target_key("gm", value.game), game.gm if game is not None else None,
-                    lambda: check_password(value.password, stored if isinstance(stored, str) else None))
-        module = game_module(game.variant) if game is not None else None
-        power = module.lookup_power(value.power) if module is not None else None
-        seat = next((p for p in self.store.players(game.name) if p.power == power), None) if game else None
-        key = guard.target_key("seat", value.game, power or value.power)
-        if game is None or seat is None:
-            random_words = game is not None and value.power.lower() in RANDOM_POWER_WORDS
-            if random_words and game is not None and game.status == FORMING and game.settings.get("random"):
-                return key, None, lambda: not check_password(value.password, None)
-            return key, None, lambda: check_password(value.password, None)
-        if seat.status == "open" and game.status == FORMING:
-            return key, None, lambda: not check_password(value.password, None)
-        stored_hash = seat.password_hash if seat.status == "playing" else None
-        return key, seat.address, lambda: check_password(value.password, stored_hash)
+        target = auth_target(self.store, self.config, value)
+        return target.key, target.owner, target.check
 
     def _auth_refused(self, line: int, section: Section, failure_key: str) -> bool:
         """Answer an authentication line that was not tried or failed;

@@ -31,6 +31,7 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from adjudicator.config import Config
+from adjudicator.service.ahead import ReadAhead
 from adjudicator.service.coordination import Coordinator
 from adjudicator.service.budget import MailTimeout, time_budget
 from adjudicator.service.handler import answer_too_complex, handle_mail, shunt
@@ -186,6 +187,15 @@ class Judge:
         complex") and set aside after ``limits.mail_attempts`` failed or
         unfinished attempts.  Returns the games whose players may all be
         ready now."""
+        ahead = ReadAhead(self.store, self.config, self.reader, self.clock)
+        try:
+            return self._handle_claimed(ahead)
+        finally:
+            ahead.close()
+
+    def _handle_claimed(self, ahead: ReadAhead) -> list[str]:
+        """``handle_pending``'s loop; each mail read by ``ahead`` (the next
+        ones read, and their password checks started, while it is handled)."""
         touched: list[str] = []
         limits = self.config.limits
         for mail, attempts in self.peers.claimed_mails():
@@ -202,7 +212,7 @@ class Judge:
             try:
                 # the body is read within the hard bound of the reader (a worker killed
                 # at the limit, S37); the rest, over bounded data, under the alarm
-                reading = self.reader.read(mail.raw, limits, limits.mail_seconds)
+                reading = ahead.reading(mail)
                 with time_budget(limits.mail_seconds):
                     result = handle_mail(self.store, self.config, mail, self.clock(), reading)
             except AlreadyHandled:
