@@ -60,3 +60,37 @@ def test_piped_mail_is_identified_by_its_bytes(tmp_path: Path) -> None:
     assert first.source.startswith("pipe:") and read_pipe(MAIL) == first
     assert store.save_inbound(first.raw, first.source, "now")[1] is True
     assert store.save_inbound(first.raw, first.source, "now")[1] is False
+
+
+def test_maildir_files_are_renamed_not_rewritten(tmp_path: Path) -> None:
+    """Issue 20: a taken mail's file keeps its bytes and delivery time and
+    only changes its name (to cur/, Seen added to the flags it had); a
+    mail already seen in cur/ is not taken again, an unseen one is."""
+    import os
+    from datetime import datetime, timezone
+
+    box = mailbox.Maildir(tmp_path / "maildir", create=True)
+    fresh = box.add(MAIL)
+    flagged = mailbox.MaildirMessage(OTHER)
+    flagged.set_subdir("cur")
+    flagged.add_flag("F")
+    flagged_key = box.add(flagged)
+    seen = mailbox.MaildirMessage(b"From: a@example.org\nMessage-ID: <3@example.org>\n\nseen\n")
+    seen.set_subdir("cur")
+    seen.add_flag("S")
+    box.add(seen)
+    os.utime(tmp_path / "maildir" / "new" / fresh, (1_700_000_000, 1_700_000_000))
+    intake = MaildirIntake(tmp_path / "maildir")
+    waiting = list(intake.waiting())
+    assert sorted(m.raw for m in waiting) == sorted([MAIL, OTHER])
+    assert {m.source: m.arrived for m in waiting}[f"maildir:{fresh}"] == datetime.fromtimestamp(1_700_000_000,
+                                                                                               timezone.utc)
+    for incoming in waiting:
+        intake.taken(incoming)
+    assert list(intake.waiting()) == []
+    names = sorted(os.listdir(tmp_path / "maildir" / "cur"))
+    assert f"{fresh}:2,S" in names and f"{flagged_key}:2,FS" in names
+    assert (tmp_path / "maildir" / "cur" / f"{fresh}:2,S").read_bytes() == MAIL
+    assert os.stat(tmp_path / "maildir" / "cur" / f"{fresh}:2,S").st_mtime == 1_700_000_000
+    reread = mailbox.Maildir(tmp_path / "maildir")
+    assert sorted(reread[fresh].get_flags()) == ["S"] and sorted(reread[flagged_key].get_flags()) == ["F", "S"]

@@ -9,15 +9,13 @@ same ``take_in`` step).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Protocol
+from typing import Callable, Iterator, Protocol
 
 from adjudicator.service.store import InboundMail, Store, content_hash
-
-if TYPE_CHECKING:  # mailbox is imported by the Maildir transport only, not by ``receive`` (issue 20)
-    import mailbox
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,48 +87,61 @@ def arrival_time(incoming: Incoming, now: datetime, skew: int = 600) -> datetime
 
 class MaildirIntake:
     """A local Maildir: new mail is read from ``new/`` and moved to ``cur/``
-    with the Seen flag once stored."""
+    with the Seen flag once stored.  Each file is read once and renamed
+    (its flags are in its name, its delivery time is its modification
+    time): nothing is parsed or rewritten (issue 20)."""
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._box = self._open()
+        import mailbox  # by the Maildir transport only, not by ``receive`` (issue 20)
 
-    def _open(self) -> mailbox.Maildir:
-        import mailbox
-
-        return mailbox.Maildir(self.path, factory=None, create=True)
+        mailbox.Maildir(self.path, factory=None, create=True)  # new/, cur/, tmp/
+        self._where: dict[str, tuple[str, str]] = {}
 
     def waiting(self) -> Iterator[Incoming]:
-        """Mails in ``new/`` and unseen mails in ``cur/``, oldest first."""
-        self._box = self._open()
-        keys = sorted(key for key in self._box.iterkeys() if not self._seen(key))
-        for key in keys:
+        """Mails in ``new/`` and unseen mails in ``cur/``, oldest first (by key)."""
+        found: dict[str, tuple[str, str, float]] = {}
+        for sub in ("new", "cur"):
             try:
-                with self._box.get_file(key) as handle:
-                    raw = handle.read()
-                # a Maildir message's date is its file's delivery time
-                delivered = datetime.fromtimestamp(self._box.get_message(key).get_date(), timezone.utc)
-            except (KeyError, FileNotFoundError):  # taken meanwhile by another process
+                entries = list(os.scandir(self.path / sub))
+            except FileNotFoundError:
                 continue
-            yield Incoming(raw, f"maildir:{key}", delivered)
-
-    def _seen(self, key: str) -> bool:
-        try:
-            return "S" in self._box.get_message(key).get_flags()
-        except (KeyError, FileNotFoundError):  # moved meanwhile by another process
-            return True
+            for entry in entries:
+                key, _, info = entry.name.partition(":")
+                if entry.name.startswith(".") or _seen(info) or key in found:
+                    continue
+                try:
+                    if not entry.is_file():
+                        continue
+                    found[key] = (sub, entry.name, entry.stat().st_mtime)
+                except FileNotFoundError:  # taken meanwhile by another process
+                    continue
+        self._where = {key: (sub, name) for key, (sub, name, _) in found.items()}
+        for key in sorted(found):
+            sub, name, delivered = found[key]
+            try:
+                raw = (self.path / sub / name).read_bytes()
+            except FileNotFoundError:  # taken meanwhile by another process
+                continue
+            # a Maildir message's date is its file's delivery time
+            yield Incoming(raw, f"maildir:{key}", datetime.fromtimestamp(delivered, timezone.utc))
 
     def taken(self, incoming: Incoming) -> None:
-        """Move the mail to ``cur/`` and flag it Seen."""
+        """Move the mail to ``cur/`` and flag it Seen (one rename)."""
         key = incoming.source.removeprefix("maildir:")
+        sub, name = self._where.pop(key, ("new", key))
+        info = name.partition(":")[2]
+        flags = set(info[2:]) if info.startswith("2,") else set()
         try:
-            message = self._box.get_message(key)
-            message.set_subdir("cur")
-            message.add_flag("S")
-            self._box[key] = message
-        except (KeyError, FileNotFoundError):  # another process marked it first
+            os.rename(self.path / sub / name, self.path / "cur" / f"{key}:2,{''.join(sorted(flags | {'S'}))}")
+        except FileNotFoundError:  # another process marked it first
             return
+
+
+def _seen(info: str) -> bool:
+    """True when a Maildir file name's info part (after the colon) holds the Seen flag."""
+    return info.startswith("2,") and "S" in info[2:]
 
 
 def read_pipe(raw: bytes, now: datetime | None = None) -> Incoming:

@@ -8,7 +8,8 @@ there; sockets, SQLite and compression here) run on two cores.  The two
 threads share nothing but the database, where the outbox claims
 (``Store.claim_outbound_many``) keep every mail to one sender, as they do
 between judge instances.  The thread sends when woken (``wake``: mail was
-queued) and every ``every`` seconds in any case.
+queued) and every ``every`` seconds in any case; rounds start at most every
+``GATHER`` seconds, so a busy poll's answers leave in rounds of several.
 
 On SQLite one writer holds the whole file, and the main thread, resolving
 game after game, would keep the sender's few writes (a claim and a
@@ -23,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,6 +32,10 @@ from pathlib import Path
 from adjudicator.service.store import Connection, Store
 
 log = logging.getLogger("adjudicator")
+
+GATHER = 0.05
+"""Seconds between the starts of two sending rounds at least (a round
+after a quiet spell starts at once)."""
 
 
 class _Gate:
@@ -122,9 +128,15 @@ class SenderThread:
             store.close()
 
     async def _rounds(self, store: Store) -> None:
+        last = float("-inf")
         while True:
             self._wake.wait(self.every)  # this thread's loop runs nothing else meanwhile
+            # rounds at most every GATHER seconds: the answers of the mails
+            # handled meanwhile leave in one round (one SMTP session, one
+            # claim, one sent-mark) instead of one round per mail
+            self._stopping.wait(max(0.0, GATHER - (time.monotonic() - last)))
             self._wake.clear()
+            last = time.monotonic()
             stopping = self._stopping.is_set()
             try:
                 await self.send_round(store)
