@@ -20,7 +20,7 @@ PAUSE_NOTICE_EVERY = timedelta(days=1)
 def send_reminders(store: Store, config: Config, now: datetime) -> int:
     """Queue every reminder that is due at ``now``; returns how many."""
     sent = 0
-    for game in store.games():
+    for game in store.games_where(ACTIVE, deadline=True, settings_keys=("reminder",)):
         if game.status != ACTIVE or not game.deadline:
             continue
         module = game_module(game.variant)
@@ -57,7 +57,7 @@ def send_reminders(store: Store, config: Config, now: datetime) -> int:
 def send_pause_notices(store: Store, config: Config, now: datetime) -> int:
     """Remind everyone of a game paused for a day or more, once a day."""
     sent = 0
-    for game in store.games():
+    for game in store.games_where("paused"):
         if game.status != "paused":
             continue
         last = datetime.fromisoformat(str(game.settings.get("pause_notice_at", now.isoformat())))

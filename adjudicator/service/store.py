@@ -787,6 +787,28 @@ class Store:
         """Every game, by name."""
         return [_game(row) for row in self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY name")]
 
+    def games_where(self, status: str, *, deadline: bool = False, settings_keys: tuple[str, ...] = (),
+                    hourly_digests: bool = False) -> list[GameRecord]:
+        """The games of ``status``, by name, narrowed without reading any
+        state (issue 20: a poll reads only the games a notice may be due
+        for): with ``deadline`` only those with a deadline; with
+        ``settings_keys`` or ``hourly_digests`` only those whose settings
+        name one of the keys or that have a seat on an ``hours:`` digest
+        (a superset: the caller checks each game it gets)."""
+        where, values = ["status = ?"], [status]
+        if deadline:
+            where.append("deadline IS NOT NULL")
+        either = ["settings LIKE ?" for _ in settings_keys]
+        values += [f'%"{key}%' for key in settings_keys]
+        if hourly_digests:
+            either.append("EXISTS (SELECT 1 FROM turn_seats AS t WHERE t.game = games.name AND t.digest LIKE ?)")
+            values.append("hours:%")
+        if either:
+            where.append("(" + " OR ".join(either) + ")")
+        rows = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {' AND '.join(where)} ORDER BY name",
+                                tuple(values))
+        return [_game(row) for row in rows]
+
     def deadlines(self) -> list[tuple[str, str, str]]:
         """(name, phase, deadline) of every active game that has a deadline,
         by name; reads no game's state (cheap however many games there are)."""

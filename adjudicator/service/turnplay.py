@@ -465,7 +465,7 @@ def flush_digests(store: Store, config: Config, now: datetime) -> int:
     whose last digest is that long ago and who have unseen actions);
     returns how many were queued."""
     sent = 0
-    for game in store.games():
+    for game in store.games_where("active", settings_keys=("digest",), hourly_digests=True):
         if game.status != "active":
             continue
         module = game_module(game.variant)
