@@ -156,3 +156,26 @@ def test_a_mail_read_ahead_is_read_as_when_its_turn_comes(started: Table, monkey
 def auth_free_failures(table: Table) -> int:
     return table.config.limits.auth_free_failures
 
+
+
+def test_a_reader_failure_ahead_costs_the_mail_before_nothing(started: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When reading a later mail ahead fails (the worker could not start),
+    the mail being handled is answered as usual and the later mail is
+    read again at its turn."""
+    real = started.judge.reader.read
+    failed: list[bytes] = []
+
+    def failing_once(raw: bytes, *args: object) -> object:
+        if b"A Par - Bur" in raw and not failed:
+            failed.append(raw)
+            raise RuntimeError("the reading worker did not start")
+        return real(raw, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(started.judge.reader, "read", failing_once)
+    started.deliver(address("England"), f"{signon('England')}\nA Lon - Nth")
+    started.deliver(address("France"), f"{signon('France')}\nA Par - Bur")
+    out = started.poll()
+    assert failed
+    assert SIGNON_FAILED not in out.one("acknowledgement", address("England")).text
+    assert "A PAR - BUR" in out.one("acknowledgement", address("France")).text
+    assert started.store.submissions("spiel1", "S1901M")["France"].orders == ("A PAR - BUR",)

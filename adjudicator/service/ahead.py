@@ -17,6 +17,7 @@ lines of a mail are looked at, as the handler tries no more.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime
 
@@ -28,6 +29,8 @@ from adjudicator.service.budget import MailTimeout
 from adjudicator.service.handler import answered_sender, auth_target
 from adjudicator.service.reader import Reader, Reading
 from adjudicator.service.store import InboundMail, Store
+
+log = logging.getLogger("adjudicator")
 
 AHEAD = 4
 """How many of the next waiting mails are read ahead (their checks then
@@ -52,7 +55,10 @@ class ReadAhead:
         if kept is None or kept[0] != mail.raw:
             kept = (mail.raw, self._read_now(mail))
             self._start_checks(mail, kept[1])
-        self._look_ahead(mail.id)
+        try:
+            self._look_ahead(mail.id)
+        except Exception:  # what is not read ahead is read at its turn; this mail goes on
+            log.warning("the mails after %s could not be read ahead", mail.id[:12], exc_info=True)
         if isinstance(kept[1], MailTimeout):
             raise kept[1]
         return kept[1]
@@ -87,11 +93,21 @@ class ReadAhead:
                 continue
             if mail.state != "new" or mail.seal_error:
                 continue
-            reading = self._read_now(mail)
+            try:
+                reading = self._read_now(mail)
+            except Exception:  # the reader failed (not the mail's time): read again at its turn
+                continue
             self._read[mail_id] = (mail.raw, reading)
             self._start_checks(mail, reading)
 
     def _start_checks(self, mail: InboundMail, reading: Reading | MailTimeout) -> None:
+        """``_checks``; a failure starts nothing (the checks are then made at the mail's turn)."""
+        try:
+            self._checks(mail, reading)
+        except Exception:
+            log.warning("the checks of mail %s could not be started ahead", mail.id[:12], exc_info=True)
+
+    def _checks(self, mail: InboundMail, reading: Reading | MailTimeout) -> None:
         """Start the checks of the mail's sign-on lines that the handler
         will make, unless remembered; none for a mail not answered or
         a locked-out sender or target."""
