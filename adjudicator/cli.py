@@ -433,7 +433,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         command = ""  # the top-level help, with every command's line
     args = build_parser(command).parse_args(own + rest)
     err = stderr or sys.stderr
-    if args.command in _SCHEDULES:  # logging is imported only where something logs (issue 20)
+    if args.command in _SCHEDULES or "logging" in sys.modules:  # not imported for this alone (issue 20)
         import logging
 
         logging.getLogger("apscheduler").setLevel(logging.DEBUG if args.verbose else logging.ERROR)
