@@ -23,6 +23,8 @@ def send_reminders(store: Store, config: Config, now: datetime) -> int:
     for game in store.games_where(ACTIVE, deadline=True, settings_keys=("reminder",)):
         if game.status != ACTIVE or not game.deadline:
             continue
+        if not game.settings.get("reminders") and not game.settings.get("reminder_by_kind"):
+            continue  # no reminders asked for: the state is not read (a storm's polls, issue 20)
         module = game_module(game.variant)
         turn = module.turn(game.state)
         kind = turn.kind if turn is not None else module.phase_kind(game.state)
