@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.config import Config
-from adjudicator.service.pool import InlinePreparer, PoolPreparer, WORKER_CRASH
+from adjudicator.service.pool import PARALLEL_FROM, InlinePreparer, PoolPreparer, WORKER_CRASH
 from adjudicator.service.runner import CRASH_ENV, Judge
 from adjudicator.service.store import Store, Submission
 from adjudicator.service import turns
@@ -186,3 +186,14 @@ def test_the_workers_end_when_the_judge_is_killed(tmp_path: Path) -> None:
     while any(alive(p) for p in workers) and time.monotonic() < end:
         time.sleep(0.2)
     assert not any(alive(p) for p in workers), "a resolution worker outlived its judge"
+
+
+def test_a_few_due_games_are_computed_in_the_judge_without_starting_workers(tmp_path: Path) -> None:
+    config, store = seated(tmp_path, GAMES[:PARALLEL_FROM - 1])
+    pool = PoolPreparer(2)
+    pool.start(store, config, DUE)  # a small judge: no workers at start either
+    games = [(g.name, g.phase) for g in store.games()]
+    assert list(pool.prepared(store, config, games, lambda: DUE)) == [(n, p, DUE, None) for n, p in games]
+    assert pool.pids() == []
+    pool.close()
+    store.close()

@@ -16,7 +16,9 @@ writes it).
 ``InlinePreparer`` does nothing ahead (the judge outside ``serve``, and
 the tests that need no pool); ``PoolPreparer`` keeps ``workers`` worker
 processes (spawned: the judge has threads) and at most ``2 × workers``
-games handed out ahead.  Turn phases are not prepared: their resolution
+games handed out ahead; it starts them only for ``PARALLEL_FROM`` or more
+games due together (or at ``serve``'s start for a judge with as many
+games), and computes fewer in the judge's own process.  Turn phases are not prepared: their resolution
 reads and writes the seats' queues as it goes, so it runs in the
 transaction as before (it is one seat's action, not a map of the world).
 """
@@ -56,9 +58,12 @@ class Preparer(Protocol):
     """Makes the heavy part of resolving due games ahead of writing them."""
 
     def prepared(self, store: Store, config: Config, games: Sequence[tuple[str, str]],
-                 clock: Callable[[], datetime]) -> Iterator[Prepared]:
+                 clock: Callable[[], datetime]) -> Iterator[Prepared | Future[PhaseWork]]:
         """Each of ``games`` (name, phase) in the order given, with the
-        moment its inputs were read and its work when one was made."""
+        moment its inputs were read and its work when one was made; in
+        between, the future of the next game's work while it is not done
+        (the caller waits for it as it can: the event loop's thread goes
+        on with other jobs meanwhile)."""
         ...
 
     def close(self) -> None:
@@ -70,7 +75,7 @@ class InlinePreparer:
     """Prepares nothing ahead: each game is computed when it is written."""
 
     def prepared(self, store: Store, config: Config, games: Sequence[tuple[str, str]],
-                 clock: Callable[[], datetime]) -> Iterator[Prepared]:
+                 clock: Callable[[], datetime]) -> Iterator[Prepared | Future[PhaseWork]]:
         """Each game with the moment it comes up and no work."""
         for name, phase in games:
             yield name, phase, clock(), None
@@ -129,6 +134,13 @@ def _warm(config: Config | None = None, examples: Sequence[PhaseInputs] = ()) ->
                 pass
 
 
+PARALLEL_FROM = 4
+"""Due games at once from which a judge without running workers starts
+them (fewer are computed in the judge's process, as the workers' start
+would cost more than it gains; ``serve`` starts them at once for a judge
+with at least that many active games)."""
+
+
 class PoolPreparer:
     """Computes due games in ``workers`` worker processes, ``2 × workers`` ahead."""
 
@@ -145,8 +157,11 @@ class PoolPreparer:
     def start(self, store: Store | None = None, config: Config | None = None,
               now: datetime | None = None) -> None:
         """Start the workers now and let each load the code (with ``store``:
-        and compute one active game per variant once, see ``_warm``)."""
+        and compute one active game per variant once, see ``_warm``; not
+        for a store with fewer than ``PARALLEL_FROM`` games with a deadline)."""
         examples: list[PhaseInputs] = []
+        if store is not None and len(store.deadlines()) < PARALLEL_FROM:
+            return  # a small judge: started when as many games fall due together
         if store is not None and now is not None:
             for name in store.active_variants().values():
                 game = store.game(name)
@@ -163,15 +178,23 @@ class PoolPreparer:
         return sorted(int(pid) for pid in processes)
 
     def prepared(self, store: Store, config: Config, games: Sequence[tuple[str, str]],
-                 clock: Callable[[], datetime]) -> Iterator[Prepared]:
+                 clock: Callable[[], datetime]) -> Iterator[Prepared | Future[PhaseWork]]:
         """Each game in order with its work from a worker (None when the
         game is not a simultaneous phase due to resolve, or its worker
-        failed: it is computed when written)."""
+        failed: it is computed when written); before a game whose work is
+        not done yet, its future (see ``Preparer.prepared``)."""
+        if self._pool is None and len(games) < PARALLEL_FROM:
+            yield from InlinePreparer().prepared(store, config, games, clock)  # not worth starting workers
+            return
         waiting: deque[Handed] = deque()
         ahead = iter(games)
         for _ in range(2 * self.workers):
             self._hand_out(store, config, ahead, clock, waiting)
         while waiting:
+            head = waiting[0][3]
+            if head is not None and not head[1].done():
+                yield head[1]
+                continue
             name, phase, now, handed = waiting.popleft()
             work = self._result(name, phase, handed)
             self._hand_out(store, config, ahead, clock, waiting)

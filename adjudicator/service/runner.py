@@ -24,6 +24,7 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, wait
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -261,6 +262,9 @@ class Judge:
         self._read_before_due()
         count = 0
         for done in self._resolutions_due(self.clock()):
+            if isinstance(done, Future):  # a worker's game not done yet: other jobs run meanwhile
+                await asyncio.wait([asyncio.wrap_future(done)])
+                continue
             count += done
             if done:
                 await self._queued()
@@ -274,12 +278,19 @@ class Judge:
 
     def _process_due_before(self, moment: datetime) -> int:
         """Resolve the games whose deadline passed before ``moment`` and may run now."""
-        return sum(self._resolutions_due(moment))
+        count = 0
+        for done in self._resolutions_due(moment):
+            if isinstance(done, Future):
+                wait([done])
+            else:
+                count += done
+        return count
 
-    def _resolutions_due(self, moment: datetime) -> Iterator[int]:
+    def _resolutions_due(self, moment: datetime) -> Iterator[int | Future[PhaseWork]]:
         """Resolve, one game per step, the games whose deadline passed
         before ``moment`` and may run now (1: it resolved); tell the GM of
-        a game whose deadline waits for the mailbox."""
+        a game whose deadline waits for the mailbox.  Between two games it
+        may give the future of the next game's work, to be waited for."""
         wait = self.config.limits.mailbox_wait
         runnable = []
         for name, phase, deadline in due_deadlines(self.store, moment):
@@ -287,8 +298,12 @@ class Judge:
                 runnable.append((name, phase))
             elif not self.peers.mailbox_read_since(deadline):
                 self._tell_waiting(name, deadline + timedelta(seconds=wait))
-        for name, phase, now, work in self.preparer.prepared(self.store, self.config, runnable, self.clock):
-            yield self.process(name, phase, "deadline", now=now, work=work)
+        for item in self.preparer.prepared(self.store, self.config, runnable, self.clock):
+            if isinstance(item, Future):
+                yield item
+            else:
+                name, phase, now, work = item
+                yield self.process(name, phase, "deadline", now=now, work=work)
 
     def _tell_waiting(self, name: str, latest: datetime) -> None:
         """Tell a game's GM once per phase that its deadline waits for the mailbox."""
