@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.config import Config
-from adjudicator.service.pool import PARALLEL_FROM, InlinePreparer, PoolPreparer, WORKER_CRASH
+from adjudicator.service.pool import InlinePreparer, PoolPreparer, WORKER_CRASH
 from adjudicator.service.runner import CRASH_ENV, Judge
 from adjudicator.service.store import Store, Submission
 from adjudicator.service import turns
@@ -114,7 +114,7 @@ def test_games_resolved_in_worker_processes_give_byte_identical_phases_and_mails
     serial = resolve_all(tmp_path / "serial", None)
     assert len(here) == SIMULTANEOUS  # serially: each computed once, before its transaction
     here.clear()
-    parallel = resolve_all(tmp_path / "parallel", PoolPreparer(2))
+    parallel = resolve_all(tmp_path / "parallel", PoolPreparer(2, parallel_from=2))
     assert here == []  # every simultaneous game was computed by a worker and its work used
     games, phases, mails = parallel
     assert len(phases) >= len(GAMES) and len(mails) >= len(GAMES)  # every game resolved and reported
@@ -126,7 +126,7 @@ def test_a_worker_that_dies_loses_no_phase(tmp_path: Path, monkeypatch: pytest.M
     serial = resolve_all(tmp_path / "serial", None)
     monkeypatch.setenv(CRASH_ENV, WORKER_CRASH)  # every worker dies on its first game
     here = counting(monkeypatch)
-    assert resolve_all(tmp_path / "crashing", PoolPreparer(2)) == serial
+    assert resolve_all(tmp_path / "crashing", PoolPreparer(2, parallel_from=2)) == serial
     assert len(here) == SIMULTANEOUS  # each game the dead workers had was computed here
 
 
@@ -189,8 +189,8 @@ def test_the_workers_end_when_the_judge_is_killed(tmp_path: Path) -> None:
 
 
 def test_a_few_due_games_are_computed_in_the_judge_without_starting_workers(tmp_path: Path) -> None:
-    config, store = seated(tmp_path, GAMES[:PARALLEL_FROM - 1])
-    pool = PoolPreparer(2)
+    config, store = seated(tmp_path, GAMES)
+    pool = PoolPreparer(2, parallel_from=len(GAMES) + 1)
     pool.start(store, config, DUE)  # a small judge: no workers at start either
     games = [(g.name, g.phase) for g in store.games()]
     assert list(pool.prepared(store, config, games, lambda: DUE)) == [(n, p, DUE, None) for n, p in games]

@@ -134,18 +134,20 @@ def _warm(config: Config | None = None, examples: Sequence[PhaseInputs] = ()) ->
                 pass
 
 
-PARALLEL_FROM = 4
+PARALLEL_FROM = 20
 """Due games at once from which a judge without running workers starts
-them (fewer are computed in the judge's process, as the workers' start
-would cost more than it gains; ``serve`` starts them at once for a judge
-with at least that many active games)."""
+them (fewer are computed in the judge's process, as the workers' start,
+a second or two of CPU each, would cost more than it gains; ``serve``
+starts them at once for a judge with at least that many games with a
+deadline)."""
 
 
 class PoolPreparer:
     """Computes due games in ``workers`` worker processes, ``2 × workers`` ahead."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, parallel_from: int = PARALLEL_FROM) -> None:
         self.workers = workers or worker_count()
+        self.parallel_from = parallel_from
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -158,9 +160,9 @@ class PoolPreparer:
               now: datetime | None = None) -> None:
         """Start the workers now and let each load the code (with ``store``:
         and compute one active game per variant once, see ``_warm``; not
-        for a store with fewer than ``PARALLEL_FROM`` games with a deadline)."""
+        for a store with fewer than ``parallel_from`` games with a deadline)."""
         examples: list[PhaseInputs] = []
-        if store is not None and len(store.deadlines()) < PARALLEL_FROM:
+        if store is not None and len(store.deadlines()) < self.parallel_from:
             return  # a small judge: started when as many games fall due together
         if store is not None and now is not None:
             for name in store.active_variants().values():
@@ -183,7 +185,7 @@ class PoolPreparer:
         game is not a simultaneous phase due to resolve, or its worker
         failed: it is computed when written); before a game whose work is
         not done yet, its future (see ``Preparer.prepared``)."""
-        if self._pool is None and len(games) < PARALLEL_FROM:
+        if self._pool is None and len(games) < self.parallel_from:
             yield from InlinePreparer().prepared(store, config, games, clock)  # not worth starting workers
             return
         waiting: deque[Handed] = deque()
