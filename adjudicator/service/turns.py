@@ -248,8 +248,13 @@ def _start_turns(store: Store, db: Connection, config: Config, game: GameRecord,
 
 def acting_players(store: Store, game: GameRecord, module: GameModule) -> list[PlayerRecord]:
     """The seats that have to order in the current phase and are played."""
+    return acting_among(store.players(game.name), game, module)
+
+
+def acting_among(players: Sequence[PlayerRecord], game: GameRecord, module: GameModule) -> list[PlayerRecord]:
+    """Those of ``players`` that have to order in ``game``'s current phase and are played."""
     acting = set(module.must_act(game.state))
-    return [p for p in store.players(game.name) if p.power in acting and p.status == "playing"]
+    return [p for p in players if p.power in acting and p.status == "playing"]
 
 
 def everyone_ready(store: Store, game: GameRecord) -> bool:
@@ -425,8 +430,7 @@ def compute_phase(config: Config, inputs: PhaseInputs) -> PhaseWork:
     submissions = inputs.submissions
     orders = {p: list(s.orders) for p, s in submissions.items() if s.has_orders and p in playing}
     resolution = module.resolve(game.state, orders)
-    acting_powers = set(module.must_act(game.state))
-    acting = [p for p in inputs.players if p.power in acting_powers and p.status == "playing"]
+    acting = acting_among(inputs.players, game, module)
     late = [p.power for p in acting if not _took_part(submissions.get(p.power))]
     counted, disorder = missed_turns(game, acting, late)
     finished = resolution.next_phase is None
