@@ -145,17 +145,75 @@ def test_commands_that_read_the_database_load_no_game_mail_parser_or_sealing(tmp
         assert "adjudicator.service.store" in modules and "sqlite3" in modules, arguments
 
 
-def test_showing_a_game_loads_only_that_game_and_no_grammar(tmp_path: Path) -> None:
-    modules = command_modules(judge_folder(tmp_path), "game", "show", "probe")
+def test_showing_a_forming_game_loads_no_game(tmp_path: Path) -> None:
+    # Nobody must act in a game that has not started: its rules are not needed.
+    folder = judge_folder(tmp_path)
+    modules = command_modules(folder, "game", "show", "probe")
+    assert among(modules, NOTHING_OF_A_GAME + ("cryptography", "adjudicator.service.auth")) == []
+    assert "nothing to order" in show_output(folder, "probe")
+
+
+def test_showing_an_active_game_loads_only_that_game_and_no_grammar(tmp_path: Path) -> None:
+    folder = judge_folder(tmp_path)
+    start_probe(folder)
+    modules = command_modules(folder, "game", "show", "probe")
     assert among(modules, GAMES) == ["adjudicator.games.diplomacy"]
-    assert among(modules, DRAWING_AND_SERVING + SERVING + ("lark", "cryptography")) == []
+    assert among(modules, DRAWING_AND_SERVING + SERVING + ("lark", "cryptography", "adjudicator.service.auth")) == []
+    shown = show_output(folder, "probe")
+    assert "probe (standard), active" in shown and "England: disorder, -, no orders yet" in shown
+
+
+def show_output(folder: Path, game: str) -> str:
+    """What ``game show GAME`` prints in ``folder``."""
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "--config", "judge.toml", "game", "show", game],
+                          capture_output=True, cwd=folder, timeout=120, check=True,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(folder)})
+    return done.stdout.decode("utf-8")
+
+
+def start_probe(folder: Path) -> None:
+    """Start the game ``probe`` of ``folder``'s judge (its open seats go into civil disorder)."""
+    from datetime import datetime, timezone
+
+    from adjudicator.config import load_config
+    from adjudicator.service.store import Store
+    from adjudicator.service.turns import start_game
+
+    config = load_config(folder / "judge.toml", need_secrets=False)
+    store = Store(folder / "judge.sqlite3", mail_key=config.mail_key)
+    try:
+        game = store.game("probe")
+        assert game is not None
+        with store.transaction() as db:
+            start_game(store, db, config, game, datetime.now(timezone.utc))
+    finally:
+        store.close()
+
+
+# What ``game create`` does not need: the rest of a game's life (turns), the
+# mail composer and its pictures, the password hashing and the pool of
+# password checks (no ``--gm``), the time zones (no weekly deadlines).
+NOT_FOR_CREATING = ("adjudicator.service.turns", "adjudicator.service.notify", "adjudicator.mail",
+                    "adjudicator.service.pictures", "adjudicator.service.auth", "email", "zoneinfo",
+                    "concurrent.futures", "secrets", "html")
 
 
 def test_creating_a_game_loads_only_that_game_and_neither_drawing_grammar_nor_mail_client(tmp_path: Path) -> None:
     modules = command_modules(judge_folder(tmp_path), "game", "create", "second", "--variant", "standard")
     assert among(modules, GAMES) == ["adjudicator.games.diplomacy"]
-    assert among(modules, ("PIL", "jinja2", "apscheduler", "aiosmtplib", "imapclient", "lark", "cryptography",
-                           "adjudicator.service.runner", "adjudicator.games.pictures")) == []
+    assert among(modules, DRAWING_AND_SERVING + SERVING + NOT_FOR_CREATING + ("lark", "cryptography")) == []
+
+
+def test_creating_a_game_with_a_gm_hashes_the_gm_password(tmp_path: Path) -> None:
+    folder = judge_folder(tmp_path)
+    modules = command_modules(folder, "game", "create", "third", "--variant", "standard", "--gm", "gm@pbem.test")
+    assert "adjudicator.service.auth" in modules and "secrets" in modules
+    assert among(modules, ("adjudicator.service.turns", "email", "concurrent.futures")) == []
+    import sqlite3
+
+    with sqlite3.connect(folder / "judge.sqlite3") as db:
+        (settings,) = db.execute("SELECT settings FROM games WHERE name = 'third'").fetchone()
+    assert json.loads(settings)["gm_password_hash"].startswith("scrypt$16384$8$1$")
 
 
 def test_a_data_template_loads_only_its_game(tmp_path: Path) -> None:

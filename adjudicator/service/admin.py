@@ -65,8 +65,7 @@ def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO,
     from adjudicator.games import UnknownGame, game_module
     from adjudicator.games.base import GameSetupError
     from adjudicator.service import gamedata
-    from adjudicator.service.auth import hash_password
-    from adjudicator.service.turns import GameError, create_game
+    from adjudicator.service.creation import GameError, create_game
 
     options: dict[str, Any] = {}
     for item in args.option or []:
@@ -94,10 +93,8 @@ def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO,
     store = open_store(args, stderr, create=True)
     if store is None:
         return EX_TEMPFAIL
-    import secrets
-
-    gm_password = secrets.token_urlsafe(9) if args.gm else None
-    settings = {"gm_password_hash": hash_password(gm_password)} if gm_password else {}
+    gm_password = _gm_password() if args.gm else None
+    settings = {"gm_password_hash": _hash(gm_password)} if gm_password else {}
     try:
         game = create_game(store, args.config, args.name, args.variant or args.config.default_variant, options,
                            datetime.now(timezone.utc), gm=args.gm, settings=settings)
@@ -124,6 +121,20 @@ def command_game_create(args: argparse.Namespace, stdin: TextIO, stdout: TextIO,
         print(f"GM password for {args.gm}: {gm_password} (sign on with GAMEMASTER {game.name} <password>)",
               file=stdout)
     return 0
+
+
+def _gm_password() -> str:
+    """A new GM password (``secrets``, imported only for a game with a GM)."""
+    import secrets
+
+    return secrets.token_urlsafe(9)
+
+
+def _hash(password: str) -> str:
+    """``auth.hash_password`` (imported only where a password is hashed)."""
+    from adjudicator.service.auth import hash_password
+
+    return hash_password(password)
 
 
 def data_options(module: Any, items: list[str], limit: int) -> dict[str, str]:
@@ -239,8 +250,8 @@ def command_game_show(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, s
         if game is None:
             print(f"adjudicator game show: no game called {args.name!r}", file=stderr)
             return 1
-        module = game_module(game.variant)
-        acting = set(module.must_act(game.state)) if game.status == "active" else set()
+        # Only an active game has powers that must act: a forming or finished one loads no rules (issue 20).
+        acting = set(game_module(game.variant).must_act(game.state)) if game.status == "active" else set()
         submissions = store.submissions(game.name, game.phase)
         print(f"game:     {game.name} ({game.variant}), {game.status}", file=stdout)
         print(f"phase:    {game.phase}", file=stdout)

@@ -20,11 +20,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+# The pool of threads (and the logging it imports) comes with the first
+# check started ahead: ``hash-password`` and ``game create`` hash once and
+# start no pool (issue 20).
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 _N, _R, _P = 2**14, 8, 1
 _DUMMY = "scrypt$16384$8$1$00$00"
@@ -33,7 +38,7 @@ VERIFIED_LIMIT = 100_000
 """How many verified (hash, password) pairs a process remembers at most
 (the least recently used is forgotten first); 32 bytes each."""
 
-_KEY = secrets.token_bytes(32)
+_KEY = os.urandom(32)  # what secrets.token_bytes(32) returns, without importing random and base64 (issue 20)
 _VERIFIED: OrderedDict[bytes, None] = OrderedDict()
 _VERIFIED_LOCK = threading.Lock()
 
@@ -68,6 +73,8 @@ _POOL: list[ThreadPoolExecutor] = []
 
 
 def _pool() -> ThreadPoolExecutor:
+    from concurrent.futures import ThreadPoolExecutor
+
     with _AHEAD_LOCK:
         if not _POOL:
             _POOL.append(ThreadPoolExecutor(max_workers=os.cpu_count() or 2, thread_name_prefix="password-check"))
@@ -125,7 +132,7 @@ def forget_verified() -> None:
 def hash_password(password: str, salt: bytes | None = None) -> str:
     """A storable hash ``scrypt$n$r$p$salt$hash`` of ``password``; a fresh
     random salt unless one is given."""
-    salt = secrets.token_bytes(16) if salt is None else salt
+    salt = os.urandom(16) if salt is None else salt  # as secrets.token_bytes(16)
     digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=_N, r=_R, p=_P, dklen=32)
     return f"scrypt${_N}${_R}${_P}${salt.hex()}${digest.hex()}"
 

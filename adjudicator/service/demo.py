@@ -26,7 +26,7 @@ from adjudicator.service.demo_scripts import (  # the scripts, re-exported
 )
 from adjudicator.service.runner import Judge, make_transport
 from adjudicator.service.store import Store
-from adjudicator.service.turns import create_game
+from adjudicator.service.creation import create_game
 
 __all__ = ["KREML", "LIBERTE", "PFALZ", "REVOLUTION", "SCRIPTS", "STANDARD", "THIRTY_YEARS", "BotScript", "Script",
            "TurnScript", "demo_config", "play", "play_bots", "play_turns"]

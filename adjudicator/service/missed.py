@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
-from adjudicator.config import Config
 from adjudicator.games import game_module
-from adjudicator.service.backend import Connection
-from adjudicator.service.notify import queue_notice
-from adjudicator.service.store import GameRecord, Store
+
+if TYPE_CHECKING:  # a game's creation checks the policy's name without the mail composer (issue 20)
+    from adjudicator.config import Config
+    from adjudicator.service.backend import Connection
+    from adjudicator.service.store import GameRecord, Store
 
 POLICIES = ("pass", "extend")
 
@@ -35,6 +37,7 @@ def extend_for_missing(store: Store, db: Connection, config: Config, game: GameR
     that has to act sent nothing and this phase was not extended yet,
     move the deadline on once and mail each silent seat a reminder (inside
     the caller's transaction).  True when it extended."""
+    from adjudicator.service.notify import queue_notice
     from adjudicator.service.turns import _took_part, acting_players, texts_for  # turns imports this module
 
     if policy_of(game) != "extend" or game.settings.get("missed_phase") == game.phase:

@@ -13,22 +13,25 @@ docs/service.md recomputes it with nothing but Python's standard library.
 from __future__ import annotations
 
 import json
-import secrets
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.games import game_module
 from adjudicator.games.randomness import REPORT_KEY, RandomEvent, check_events, judge_key, seed_digest, seed_text
-from adjudicator.mail.compose import Attachment
-from adjudicator.service.render import Texts
-from adjudicator.service.store import GameRecord, Store
+
+if TYPE_CHECKING:  # the mail composer comes with the attachment: a game's creation needs only the seed (issue 20)
+    from adjudicator.mail.compose import Attachment
+    from adjudicator.service.render import Texts
+    from adjudicator.service.store import GameRecord, Store
 
 OPENING = "opening_events"
 """The game setting with the start's events: ``{"key": "game"|"judge", "event": {...}}``."""
 
 
 def new_seed() -> int:
-    """A fresh secret seed (128 random bits)."""
-    return secrets.randbits(128)
+    """A fresh secret seed (128 random bits from ``os.urandom``, as
+    ``secrets.randbits(128)`` draws them)."""
+    return int.from_bytes(os.urandom(16), "big")
 
 
 def opening_events_of(variant: str, state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -110,6 +113,8 @@ def events_document(store: Store, game: GameRecord) -> dict[str, Any]:
 
 def events_attachment(store: Store, game: GameRecord) -> Attachment:
     """``events_document`` as the JSON attachment of a game's last mail."""
+    from adjudicator.mail.compose import Attachment
+
     data = json.dumps(events_document(store, game), ensure_ascii=False, indent=1).encode("utf-8")
     return Attachment(f"{game.name}-random.json", "application/json", data)
 
