@@ -259,8 +259,6 @@ def command_receive(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, std
     """Store one mail from standard input (procmail, .forward); 0 when it is
     stored (or was already), 75 when the database cannot be used, so that
     the mail system keeps the mail and tries again."""
-    import sqlite3
-
     from adjudicator.service.intake import read_pipe
 
     raw = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode("utf-8")
@@ -275,13 +273,21 @@ def command_receive(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, std
         incoming = read_pipe(raw, now)
         mail, new = store.save_inbound(incoming.raw, incoming.source, now.isoformat(),
                                        keep_bytes=args.config.limits.stored_bytes)
-    except sqlite3.OperationalError as error:  # database locked or busy: the mail system tries again
+    except _sqlite_busy() as error:  # database locked or busy: the mail system tries again
         print(f"adjudicator receive: the database is busy ({error}); try again later", file=stderr)
         return EX_TEMPFAIL
     finally:
         store.close()
     print(f"{'stored' if new else 'already stored'} {mail.id}", file=stdout)
     return 0
+
+
+def _sqlite_busy() -> tuple[type[BaseException], ...]:
+    """``sqlite3.OperationalError`` (a locked or busy database) when SQLite
+    is loaded; nothing to catch when it is not, as on a PostgreSQL judge,
+    which then imports no SQLite for this ``except`` (issue 20)."""
+    sqlite3 = sys.modules.get("sqlite3")
+    return (sqlite3.OperationalError,) if sqlite3 is not None else ()
 
 
 def _columns() -> int:

@@ -145,6 +145,13 @@ def test_commands_that_read_the_database_load_no_game_mail_parser_or_sealing(tmp
         assert "adjudicator.service.store" in modules and "sqlite3" in modules, arguments
 
 
+# Diplomacy's resolver, orders and their checks: neither a start position
+# nor who must act in a movement phase needs them.
+RESOLVING = tuple(f"adjudicator.games.diplomacy.{name}" for name in (
+    "core.engine", "core.orders", "core.movement", "core.adjustments", "core.retreats", "core.legality",
+    "core.reports", "core.notation", "arrival", "wording", "drawing"))
+
+
 def test_showing_a_forming_game_loads_no_game(tmp_path: Path) -> None:
     # Nobody must act in a game that has not started: its rules are not needed.
     folder = judge_folder(tmp_path)
@@ -158,7 +165,8 @@ def test_showing_an_active_game_loads_only_that_game_and_no_grammar(tmp_path: Pa
     start_probe(folder)
     modules = command_modules(folder, "game", "show", "probe")
     assert among(modules, GAMES) == ["adjudicator.games.diplomacy"]
-    assert among(modules, DRAWING_AND_SERVING + SERVING + ("lark", "cryptography", "adjudicator.service.auth")) == []
+    assert among(modules, DRAWING_AND_SERVING + SERVING + RESOLVING + ("lark", "cryptography",
+                                                                     "adjudicator.service.auth")) == []
     shown = show_output(folder, "probe")
     assert "probe (standard), active" in shown and "England: disorder, -, no orders yet" in shown
 
@@ -199,9 +207,12 @@ NOT_FOR_CREATING = ("adjudicator.service.turns", "adjudicator.service.notify", "
 
 
 def test_creating_a_game_loads_only_that_game_and_neither_drawing_grammar_nor_mail_client(tmp_path: Path) -> None:
-    modules = command_modules(judge_folder(tmp_path), "game", "create", "second", "--variant", "standard")
-    assert among(modules, GAMES) == ["adjudicator.games.diplomacy"]
-    assert among(modules, DRAWING_AND_SERVING + SERVING + NOT_FOR_CREATING + ("lark", "cryptography")) == []
+    folder = judge_folder(tmp_path)
+    for variant in ("standard", "30jk"):
+        modules = command_modules(folder, "game", "create", f"second-{variant}", "--variant", variant)
+        assert among(modules, GAMES) == ["adjudicator.games.diplomacy"], variant
+        assert among(modules, DRAWING_AND_SERVING + SERVING + NOT_FOR_CREATING + RESOLVING +
+                     ("lark", "cryptography")) == [], variant
 
 
 def test_creating_a_game_with_a_gm_hashes_the_gm_password(tmp_path: Path) -> None:
@@ -216,11 +227,60 @@ def test_creating_a_game_with_a_gm_hashes_the_gm_password(tmp_path: Path) -> Non
     assert json.loads(settings)["gm_password_hash"].startswith("scrypt$16384$8$1$")
 
 
-def test_a_data_template_loads_only_its_game(tmp_path: Path) -> None:
+# 1848's rules and order grammar, which its card file's template and check do not need.
+RULES_OF_1848 = tuple(f"adjudicator.games.revolution1848.{name}" for name in (
+    "module", "parse", "wording", "orders", "state", "actions", "evaluation", "flow", "military", "report",
+    "describe"))
+
+
+def test_a_data_template_loads_only_its_game_s_card_file(tmp_path: Path) -> None:
     folder = judge_folder(tmp_path)
     modules = command_modules(folder, "data", "template", "1848", "cards")
     assert among(modules, GAMES) == ["adjudicator.games.revolution1848"]
-    assert among(modules, DRAWING_AND_SERVING + ("cryptography", "adjudicator.service.store")) == []
+    assert "adjudicator.games.revolution1848.cardfile" in modules
+    assert among(modules, DRAWING_AND_SERVING + RULES_OF_1848 + ("lark", "cryptography", "adjudicator.service.store")) \
+        == []
+
+
+def test_the_registry_describes_1848_s_data_files_as_its_module_gives_them() -> None:
+    from adjudicator.games import game_module
+    from adjudicator.games.registry import GameDescription, described
+
+    described_game, module = described("1848"), game_module("1848")
+    assert isinstance(described_game, GameDescription)
+    assert described_game.variant == module.variant == "1848"
+    assert described_game.data_files() == module.data_files() and len(module.data_files()) == 1
+    assert described("standard").variant == "standard"  # a game without a description: its module
+
+
+def test_receive_catches_sqlite_s_busy_error_only_where_sqlite_is_loaded() -> None:
+    # On PostgreSQL ``receive`` never loads SQLite; there is then nothing of it to catch.
+    code = ("import sys\nfrom adjudicator.cli import _sqlite_busy\nbefore = _sqlite_busy()\n"
+            "assert 'sqlite3' not in sys.modules, 'the check imported SQLite'\nimport sqlite3\n"
+            "print(before == () and _sqlite_busy() == (sqlite3.OperationalError,))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=ROOT, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, check=True)
+    assert done.stdout.decode().strip() == "True"
+
+
+def test_hash_password_loads_no_thread_pool_random_or_logging(tmp_path: Path) -> None:
+    folder = judge_folder(tmp_path)
+    modules = command_modules(folder, "hash-password", stdin=b"a long password\n")
+    assert among(modules, NOTHING_OF_A_GAME + ("concurrent.futures", "secrets", "random", "logging", "sqlite3",
+                                               "adjudicator.service.store", "cryptography")) == []
+    assert "adjudicator.service.auth" in modules
+
+
+def test_hash_password_prints_a_full_strength_hash_of_the_password(tmp_path: Path) -> None:
+    from adjudicator.service.auth import check_password
+
+    folder = judge_folder(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "--config", "judge.toml", "hash-password"],
+                          input=b"a long password\n", capture_output=True, cwd=folder, timeout=120, check=True,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(folder)})
+    printed = done.stdout.decode().strip()
+    assert printed.startswith("scrypt$16384$8$1$") and len(printed.split("$")[4]) == 32  # 16 bytes of salt
+    assert check_password("a long password", printed) and not check_password("a long passwort", printed)
 
 
 def test_receive_seals_the_mail_and_loads_no_game_grammar_or_maildir(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:  # the interface is loaded with the first game, not to check a variant's name (issue 20)
-    from adjudicator.games.base import GameModule
+    from adjudicator.games.base import DataFile, GameModule
 
 # The sealed-play and turn-based games, by variant name and alias: module
 # path and the name of the class built without arguments.
@@ -41,6 +41,31 @@ _NAMED: dict[str, tuple[str, str]] = {
     "kreml": ("adjudicator.games.kreml", "kreml4"),
     "kremlin": ("adjudicator.games.kreml", "kreml4"),
 }
+
+
+# Games whose data files can be named without loading their rules (issue
+# 20): the module path and class of ``_NAMED`` -> the variant's name and the
+# module and attribute that hold the data files (what the class's
+# ``data_files`` returns; tests/test_startup.py checks they agree).
+_DATA_FILES: dict[tuple[str, str], tuple[str, str, str]] = {
+    ("adjudicator.games.revolution1848", "Revolution1848"):
+        ("1848", "adjudicator.games.revolution1848.cardfile", "DATA_FILES"),
+}
+
+
+class GameDescription:
+    """What the registry can say of a game without loading its rules: the
+    variant's name and its data files, as the game module gives them."""
+
+    __slots__ = ("variant", "_files")
+
+    def __init__(self, variant: str, files: tuple[DataFile, ...]) -> None:
+        self.variant = variant
+        self._files = files
+
+    def data_files(self) -> tuple[DataFile, ...]:
+        """The game's data files (``GameModule.data_files``)."""
+        return self._files
 
 
 def _diplomacy(variant: str) -> GameModule:
@@ -95,6 +120,21 @@ def game_module(variant: str) -> GameModule:
     if entry is not None:
         return _named(*entry)()
     return _diplomacy(variant)
+
+
+def described(variant: str) -> GameModule | GameDescription:
+    """The game of ``variant`` as far as its name and data files go (what
+    ``data template`` and ``data check`` ask of it): a ``GameDescription``
+    read without the rules where the registry has one, else the game
+    module itself; ``UnknownGame`` as ``game_module`` raises it."""
+    _from_environment()
+    entry = _NAMED.get(variant.lower())
+    description = _DATA_FILES.get(entry) if entry is not None else None
+    if description is None:
+        return game_module(variant)
+    name, path, attribute = description
+    files: tuple[DataFile, ...] = tuple(getattr(import_module(path), attribute))
+    return GameDescription(name, files)
 
 
 def check_variant(variant: str) -> None:

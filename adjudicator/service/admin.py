@@ -170,11 +170,14 @@ def data_options(module: Any, items: list[str], limit: int) -> dict[str, str]:
 
 
 def _variant_module(args: argparse.Namespace, what: str, stderr: TextIO) -> Any:
-    """The game module of ``args.variant``, or None after saying why not."""
-    from adjudicator.games import UnknownGame, game_module
+    """The game of ``args.variant`` as far as its data files go (the
+    registry's ``described``: 1848's without its rules), or None after
+    saying why not."""
+    from adjudicator.games import UnknownGame
+    from adjudicator.games.registry import described
 
     try:
-        return game_module(args.variant)
+        return described(args.variant)
     except UnknownGame as error:
         print(f"adjudicator {args.command} {what}: {error}", file=stderr)
         return None

@@ -59,13 +59,14 @@ class Attached:
     too_large: bool = False
 
 
-def files_of(module: GameModule) -> tuple[DataFile, ...]:
-    """The data files of a game module (none for a module without them)."""
+def files_of(module: object) -> tuple[DataFile, ...]:
+    """The data files of a game module or the registry's description of
+    a game (none for a module without them)."""
     getter = getattr(module, "data_files", None)
     return tuple(getter()) if callable(getter) else ()
 
 
-def find(module: GameModule, name: str | None) -> DataFile | None:
+def find(module: object, name: str | None) -> DataFile | None:
     """The data file ``name`` of ``module`` (any case); with ``name`` None
     the only one, when the game has exactly one."""
     files = files_of(module)

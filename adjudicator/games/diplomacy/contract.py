@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from adjudicator.games.base import Note
 from adjudicator.games.diplomacy.core.board import Board
-from adjudicator.games.diplomacy.core.engine import PhaseResult, adjudicate, initial_position
 from adjudicator.games.diplomacy.core.mapdata import GameMap, MapError, load_map
 from adjudicator.games.diplomacy.core.model import Confession, DislodgedUnit, Phase, PhaseKind, Position, Unit, UnitType
-from adjudicator.games.diplomacy.core.movement import retreat_options
-from adjudicator.games.diplomacy.variants import rules_for
+from adjudicator.games.diplomacy.variants import initial_position, rules_for
+
+# The resolver (engine, movement) is imported where a phase is resolved or
+# a retreat computed: reading a game's state needs neither (issue 20).
+if TYPE_CHECKING:
+    from adjudicator.games.diplomacy.core.engine import PhaseResult
 from adjudicator.games.diplomacy.variants.religion import CONFESSIONS
 
 
@@ -282,6 +285,8 @@ def _dislodged(
             else:
                 if attacker is None:
                     raise CaseError(where, "give attacker_from or retreats")
+                from adjudicator.games.diplomacy.core.movement import retreat_options
+
                 options = retreat_options(board, unit, attacker, by_convoy, occupied, standoffs)
             result.append(DislodgedUnit(unit, attacker, by_convoy, options))
     return tuple(result)
@@ -348,6 +353,8 @@ def result_to_json(game_map: GameMap, result: PhaseResult) -> dict[str, Any]:
 
 def run_case(data: Any) -> dict[str, Any]:
     """Validate and adjudicate one decoded JSON case; the output object."""
+    from adjudicator.games.diplomacy.core.engine import adjudicate
+
     case = case_from_json(data)
     result = adjudicate(case.game_map, case.position, case.orders, case.options)
     return result_to_json(case.game_map, result)

@@ -15,17 +15,17 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from adjudicator.games.diplomacy.contract import Case, CaseError, case_from_json, option_note, result_to_json
-from adjudicator.games.diplomacy.core.adjustments import allowances
-from adjudicator.games.diplomacy.core.engine import PhaseResult, adjudicate, initial_position
 from adjudicator.games.diplomacy.core.mapdata import GameMap, load_map
 from adjudicator.games.diplomacy.core.model import PhaseKind
 from adjudicator.games.base import JSON, SimultaneousPhases, GameSetupError, Note, OrderCheck, Resolution
-from adjudicator.games.diplomacy.arrival import check_power_orders
-from adjudicator.games.diplomacy.wording import reason_note
-from adjudicator.games.diplomacy.variants import rules_for
+from adjudicator.games.diplomacy.variants import initial_position, rules_for
 
+# The resolver, the orders' checks and their wording are imported by the
+# methods that use them: creating a game or seeing who must act in a
+# movement phase loads none of them (issue 20; tests/test_startup.py).
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.games.base import PositionEdits
+    from adjudicator.games.diplomacy.core.engine import PhaseResult
     from adjudicator.games.pictures.scene import Scene
 
 _KINDS = {PhaseKind.MOVEMENT: "movement", PhaseKind.RETREAT: "retreat", PhaseKind.ADJUSTMENT: "adjustment"}
@@ -133,6 +133,8 @@ class DiplomacyGame(SimultaneousPhases):
         elif kind is PhaseKind.RETREAT:
             acting = {d.unit.power for d in position.dislodged if d.retreats}
         else:
+            from adjudicator.games.diplomacy.core.adjustments import allowances
+
             acting = {p for p, a in allowances(self.game_map, position).items() if a.builds or a.removals}
         return tuple(p for p in self.powers() if p in acting)
 
@@ -141,11 +143,15 @@ class DiplomacyGame(SimultaneousPhases):
         computed (only legality), and only this power's entries are used;
         corrections are noted and adjustments checked against what is due
         (``arrival.check_power_orders``)."""
+        from adjudicator.games.diplomacy.arrival import check_power_orders
+
         case = _read_case(state)
         return check_power_orders(case.game_map, case.position, dict(case.options), power, lines)
 
     def resolve(self, state: JSON, orders: Mapping[str, Sequence[str]]) -> Resolution:
         """Adjudicate the phase; the next state and the public report data."""
+        from adjudicator.games.diplomacy.core.engine import adjudicate
+
         case = case_from_json(state)
         result = adjudicate(case.game_map, case.position, dict(orders), case.options)
         output = result_to_json(case.game_map, result)
@@ -222,6 +228,8 @@ class DiplomacyGame(SimultaneousPhases):
         return {p: len(centres.get(p, [])) for p in self.powers()}
 
     def _report(self, before: JSON, result: PhaseResult, output: JSON) -> JSON:
+        from adjudicator.games.diplomacy.wording import reason_note
+
         old_centres = {p: set(v) for p, v in (before.get("centers") or {}).items()}
         new_centres = {p: set(v) for p, v in output["centers"].items()}
         units_after = output["units"]

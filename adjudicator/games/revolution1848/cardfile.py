@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from adjudicator.games.base import Finding, toml_syntax_finding
+from adjudicator.games.base import DataFile, Finding, toml_syntax_finding
 from adjudicator.games.revolution1848.cards import (
     CardDataError, UNKNOWN, base_text, build, merged, missing_values, base_data, standin_text,
 )
@@ -450,3 +450,16 @@ def unknown(text: str | None) -> tuple[str, ...]:
              for card, entry in raw.get(section, {}).items()}
     return tuple(f"{card}" + (f" ({names[card]})" if names.get(card) else "") + ": " + ", ".join(fields)
                  for card, fields in by_card.items())
+
+
+CARDS = DataFile(
+    "cards", template, check, required=True, standin=standin_text,
+    title_en="the card file (values, parties, effects, army strengths, flow cards; the rule text lacks them)",
+    title_de="die Kartendatei (Werte, Parteien, Wirkungen, Armeestärken, Ablaufkarten; der Regeltext nennt sie nicht)",
+    unknown=unknown,
+)
+"""The card file as the game module names it (``Revolution1848.data_files``):
+here, so that its template and check need none of the rules (issue 20)."""
+
+DATA_FILES = (CARDS,)
+"""Every data file of 1848, for the registry's description of the game."""

@@ -25,7 +25,7 @@ from typing import Any, Callable
 from adjudicator.games.base import (
     JSON, AcceptedOrder, DataFile, GameSetupError, Note, OrderCheck, OrderProblem, Resolution, SimultaneousPhases,
 )
-from adjudicator.games.revolution1848 import cardfile
+from adjudicator.games.revolution1848.cardfile import CARDS as CARDS
 from adjudicator.games.randomness import REPORT_KEY
 from adjudicator.games.revolution1848 import actions, describe, military, wording
 from adjudicator.games.revolution1848.cards import CardData, CardDataError, card_data_from_overlay
@@ -281,12 +281,6 @@ class Revolution1848(SimultaneousPhases):
 STANDIN_NOTE = wording.pair("r1848_standin_note")
 """The mark of every report and private view of a game with the stand-in set."""
 
-CARDS = DataFile(
-    "cards", cardfile.template, cardfile.check, required=True, standin=standin_text,
-    title_en="the card file (values, parties, effects, army strengths, flow cards; the rule text lacks them)",
-    title_de="die Kartendatei (Werte, Parteien, Wirkungen, Armeestärken, Ablaufkarten; der Regeltext nennt sie nicht)",
-    unknown=cardfile.unknown,
-)
 
 
 def _game(state: JSON) -> Game:

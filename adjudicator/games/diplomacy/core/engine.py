@@ -26,7 +26,7 @@ from adjudicator.games.diplomacy.core.orders import ConfessionChange, Hold, Orde
 from adjudicator.games.diplomacy.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport, parse_power_orders
 from adjudicator.games.diplomacy.core.retreats import resolve_retreats
 from adjudicator.games.diplomacy.core.rules import Rules
-from adjudicator.games.diplomacy.variants import rules_for
+from adjudicator.games.diplomacy.variants import initial_position as initial_position, rules_for
 
 if TYPE_CHECKING:  # the grammar (Lark) is loaded only when orders are parsed
     from adjudicator.games.diplomacy.core.notation import ParsedLine
@@ -271,10 +271,3 @@ def _winner(game_map: GameMap, centres: Mapping[str, str]) -> str | None:
     if len(leaders) != 1:
         return None
     return leaders[0]
-
-
-def initial_position(game_map: GameMap) -> Position:
-    """The start position of a map: start units, home centres owned."""
-    rules = rules_for(game_map)
-    units = tuple(u for p in game_map.powers.values() for u in p.start_units)
-    return Position(rules.first_phase(game_map), units, game_map.initial_centres())

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from adjudicator.games.diplomacy.core.errors import Illegal
 from adjudicator.games.diplomacy.core.mapdata import GameMap, Province
 from adjudicator.games.diplomacy.core.model import (
     ADJUSTMENT, MOVEMENT, RETREAT, Confession, Location, Phase, Position, UnitEvent,
 )
-from adjudicator.games.diplomacy.core.orders import Order
+
+if TYPE_CHECKING:  # orders are only passed through here: a start position needs none (issue 20)
+    from adjudicator.games.diplomacy.core.orders import Order
 
 
 @dataclass(frozen=True)

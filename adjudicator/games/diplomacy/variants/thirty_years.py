@@ -14,16 +14,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from adjudicator.games.diplomacy.core.board import any_neighbours
 from adjudicator.games.diplomacy.core.errors import Illegal
 from adjudicator.games.diplomacy.core.mapdata import GameMap, Province, River
 from adjudicator.games.diplomacy.core.model import Confession, Location, Phase, PhaseKind, Position, Unit, UnitEvent, province_of
-from adjudicator.games.diplomacy.core.orders import ConfessionChange, Order
 from adjudicator.games.diplomacy.core.rules import Rules
 from adjudicator.games.randomness import seed_text
 from adjudicator.games.diplomacy.variants.religion import change_confession, end_transitions, random_confessions, religious_warfare
+
+if TYPE_CHECKING:  # the orders come with the orders' parser: a start position needs none (issue 20)
+    from adjudicator.games.diplomacy.core.orders import Order
 
 CONFESSION_OPTIONS = ("historical", "random", "chosen")
 
@@ -154,6 +156,8 @@ class ThirtyYearsRules(Rules):
         """A change of confession (section 8): only from a settled confession
         to the other one; with the ``chosen`` option, in the first year, the
         choice of the start confession (ruling R31)."""
+        from adjudicator.games.diplomacy.core.orders import ConfessionChange
+
         if not isinstance(order, ConfessionChange):
             raise Illegal(f"'{order}' is not an order of a power")
         current = position.confessions.get(power)
@@ -172,6 +176,8 @@ class ThirtyYearsRules(Rules):
     ) -> Mapping[str, Confession]:
         """Changes of confession take effect in the turn they are ordered,
         at once or through an ex-state by the power's centres (section 8)."""
+        from adjudicator.games.diplomacy.core.orders import ConfessionChange
+
         confessions = dict(position.confessions)
         choosing = self._choosing(game_map, position, options)
         for power, order in orders.items():
