@@ -56,18 +56,8 @@ def create_game(
     own = {k: v for k, v in options.items()
            if k in ("language", "time_zone", "digest", "missed") or k.startswith(("deadline.", "reminder.", "weekly."))}
     rules_options = {k: v for k, v in options.items() if k not in own}
-    deadlines = dict(config.deadlines)
-    for key, value in own.items():
-        if key.startswith("deadline."):
-            if not isinstance(value, int) or value <= 0:
-                raise GameError(f"option {key}: expected seconds > 0, got {value!r}")
-            deadlines[key.removeprefix("deadline.")] = value
-    reminders = {}
-    for key, value in own.items():
-        if key.startswith("reminder."):
-            if not isinstance(value, int) or value <= 0:
-                raise GameError(f"option {key}: expected seconds > 0, got {value!r}")
-            reminders[key.removeprefix("reminder.")] = value
+    deadlines = {**config.deadlines, **_seconds_by_kind(own, "deadline.")}
+    reminders = _seconds_by_kind(own, "reminder.")
     weekly = {}
     for key, value in own.items():
         if key.startswith("weekly."):
@@ -103,6 +93,18 @@ def create_game(
         store.create_game(own_db, record, module.powers())
         store.log(own_db, name, now.isoformat(), "created", f"variant {module.variant}")
     return record
+
+
+def _seconds_by_kind(own: Mapping[str, Any], prefix: str) -> dict[str, int]:
+    """The options ``<prefix><kind>`` as kind -> seconds; ``GameError``
+    for one that is not a whole number above 0."""
+    found: dict[str, int] = {}
+    for key, value in own.items():
+        if key.startswith(prefix):
+            if not isinstance(value, int) or value <= 0:
+                raise GameError(f"option {key}: expected seconds > 0, got {value!r}")
+            found[key.removeprefix(prefix)] = value
+    return found
 
 
 def phase_of(module: GameModule, state: dict[str, Any]) -> str:
