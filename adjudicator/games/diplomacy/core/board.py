@@ -7,11 +7,11 @@ and which convoy routes could exist through fleet-occupied waters.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, cached_property
 from typing import Callable, Iterable
 
-from adjudicator.games.diplomacy.core.mapdata import GameMap, fleet_reach_table
-from adjudicator.games.diplomacy.core.model import FLEET, Unit, province_of
+from adjudicator.games.diplomacy.core.mapdata import GameMap, fleet_moves_into_table, fleet_reach_table
+from adjudicator.games.diplomacy.core.model import FLEET, Location, Unit, province_of
 from adjudicator.games.diplomacy.core.rules import Rules
 
 
@@ -50,34 +50,69 @@ def any_neighbours(game_map: GameMap) -> dict[str, frozenset[str]]:
     return {key: p.army | seas[key] for key, p in game_map.provinces.items()}
 
 
+@cache
+def _tables(game_map: GameMap, rules: Rules) -> dict[str, object]:
+    """The per-map tables every board of ``game_map`` under ``rules``
+    shares, by attribute name (a board takes them in one update)."""
+    return {
+        "sea_neighbours": _sea_neighbours(game_map),
+        "army_neighbours": _army_neighbours(game_map),
+        "fleet_reaches": fleet_reach_table(game_map),
+        "fleet_locations": {key: tuple(province.fleet) for key, province in game_map.provinces.items()},
+        "fleet_moves_into": fleet_moves_into_table(game_map),
+        "seas": _seas(game_map),
+        "coasts": frozenset(key for key, p in game_map.provinces.items() if p.terrain == "coast"),
+        "any_neighbours": any_neighbours(game_map),
+        "convoy_waters": _convoy_waters(game_map, rules),
+    }
+
+
 class Board:
     """Units of a position indexed by province, with route queries."""
+
+    sea_neighbours: dict[str, frozenset[str]]
+    """Province -> provinces a fleet in it (on any coast) borders."""
+    army_neighbours: dict[str, frozenset[str]]
+    """Province -> provinces an army in it borders."""
+    fleet_reaches: dict[Location, frozenset[str]]
+    """Fleet location -> provinces a fleet there can move to."""
+    fleet_locations: dict[str, tuple[Location, ...]]
+    """Province -> the locations a fleet can occupy there (``GameMap.fleet_locations``)."""
+    fleet_moves_into: dict[Location, dict[str, tuple[Location, ...]]]
+    """Fleet location -> province -> the locations of it the fleet can move to."""
+    seas: frozenset[str]
+    coasts: frozenset[str]
+    """The coastal land provinces (an army there may be convoyed)."""
+    any_neighbours: dict[str, frozenset[str]]
+    convoy_waters: frozenset[str]
+    """The provinces in which a fleet may convoy under the board's rules."""
 
     def __init__(self, game_map: GameMap, rules: Rules, units: Iterable[Unit]) -> None:
         self.game_map = game_map
         self.rules = rules
         self.unit_at: dict[str, Unit] = {u.province: u for u in units}
-        self.sea_neighbours = _sea_neighbours(game_map)
-        self.army_neighbours = _army_neighbours(game_map)
-        self.fleet_reaches = fleet_reach_table(game_map)
-        self.seas = _seas(game_map)
-        self.any_neighbours = any_neighbours(game_map)
-        waters = _convoy_waters(game_map, rules)
-        self.convoy_fleets = frozenset(
-            prov for prov, unit in self.unit_at.items() if unit.kind is FLEET and prov in waters
-        )
-        # Where each convoying fleet reaches from the coast it stands on: a
-        # convoy goes only where that fleet could move (30JK section 6).
-        self.fleet_reach: dict[str, frozenset[str]] = {
-            prov: game_map.fleet_reach(self.unit_at[prov].location) for prov in self.convoy_fleets
-        }
+        self.__dict__.update(_tables(game_map, rules))
         # Route answers depend on the units only: each is worked out once.
         self._routes: dict[tuple[str, str, str | None], bool] = {}
         self._necessary: dict[tuple[str, str], frozenset[str]] = {}
 
+    @cached_property
+    def convoy_fleets(self) -> frozenset[str]:
+        """The provinces of the fleets standing in convoy-capable waters
+        (worked out when a convoy question is first asked)."""
+        waters = self.convoy_waters
+        return frozenset(prov for prov, unit in self.unit_at.items() if unit.kind is FLEET and prov in waters)
+
+    @cached_property
+    def fleet_reach(self) -> dict[str, frozenset[str]]:
+        """Where each convoying fleet reaches from the coast it stands on: a
+        convoy goes only where that fleet could move (30JK section 6)."""
+        reaches, unit_at = self.fleet_reaches, self.unit_at
+        return {prov: reaches.get(unit_at[prov].location, frozenset()) for prov in self.convoy_fleets}
+
     def is_coastal(self, province: str) -> bool:
         """True for a land province that touches water (an army there may be convoyed)."""
-        return self.game_map.provinces[province].terrain == "coast"
+        return province in self.coasts
 
     def convoy_route_possible(self, origin: str, destination: str, excluded: str | None = None) -> bool:
         """True when fleets standing in convoy-capable waters (all of them,
@@ -86,7 +121,7 @@ class Board:
         key = (origin, destination, excluded)
         known = self._routes.get(key)
         if known is None:
-            if not (self.is_coastal(origin) and self.is_coastal(destination)):
+            if origin not in self.coasts or destination not in self.coasts:
                 known = False
             else:
                 fleets = self.convoy_fleets - {excluded} if excluded else self.convoy_fleets
@@ -104,7 +139,7 @@ class Board:
         return known
 
     def _necessary_fleets(self, origin: str, destination: str) -> frozenset[str]:
-        if not (self.is_coastal(origin) and self.is_coastal(destination)):
+        if origin not in self.coasts or destination not in self.coasts:
             return frozenset()
         reach = self.fleet_reach
         found: set[str] = set()
@@ -156,18 +191,17 @@ def route_exists(origin: str, destination: str, usable: Callable[[str], bool], b
     one it reaches, and the last fleet reaches the destination."""
     seen: set[str] = set()
     frontier: list[str] = []
-
-    def visit(neighbours: frozenset[str]) -> None:
+    reach = board.fleet_reach
+    neighbours = board.sea_neighbours[origin]
+    while True:
         for fleet in neighbours:
-            if fleet not in seen and fleet in board.fleet_reach:
+            if fleet not in seen and fleet in reach:
                 seen.add(fleet)
                 if usable(fleet):
                     frontier.append(fleet)
-
-    visit(board.sea_neighbours[origin])
-    while frontier:
+        if not frontier:
+            return False
         fleet = frontier.pop()
-        if destination in board.fleet_reach[fleet]:
+        neighbours = reach[fleet]
+        if destination in neighbours:
             return True
-        visit(board.fleet_reach[fleet])
-    return False

@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypeVar
 from adjudicator.games.diplomacy.core.adjustments import needs_adjustment, resolve_adjustments
 from adjudicator.games.diplomacy.core.board import Board
 from adjudicator.games.diplomacy.core.errors import Illegal
-from adjudicator.games.diplomacy.core.legality import check_movement_order
+from adjudicator.games.diplomacy.core.legality import MOVEMENT_CHECKS, check_movement_order, find_own_unit, tidy_order
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import (
-    MOVEMENT, RETREAT, DislodgedUnit, Phase, Position, UnitEvent, province_of,
+    MOVEMENT, RETREAT, DislodgedUnit, Phase, Position, Unit, UnitEvent, province_of,
 )
-from adjudicator.games.diplomacy.core.movement import resolve_movement, retreat_options
+from adjudicator.games.diplomacy.core.movement import UnitOutcome, resolve_movement, retreat_options
 from adjudicator.games.diplomacy.core.orders import ConfessionChange, Hold, Order
-from adjudicator.games.diplomacy.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport, parse_power_orders
+from adjudicator.games.diplomacy.core.reports import FAILS, INVALID, SUCCEEDS, OrderReport, as_reports, parse_power_orders
 from adjudicator.games.diplomacy.core.retreats import resolve_retreats
 from adjudicator.games.diplomacy.core.rules import Rules
 from adjudicator.games.diplomacy.variants import rules_for
@@ -148,57 +148,79 @@ def _movement(
     powers: list[str],
     options: Mapping[str, Any],
 ) -> PhaseResult:
+    # One pass over the written orders: legality, and the report entry of
+    # each ([power, text, order, valid, result, reason], made reports once
+    # at the end); ``chosen`` keeps each unit's last legal order with its
+    # entry (an earlier one for the same unit is superseded).
     unit_at = board.unit_at
-    book = OrderBook(unit_at)
     incapacitated = position.incapacitated
-    power_orders: dict[str, tuple[int, Order]] = {}
+    checks = MOVEMENT_CHECKS
+    entries: list[list[Any]] = []
+    chosen: dict[str, tuple[list[Any], Order]] = {}
+    power_orders: dict[str, tuple[list[Any], Order]] = {}
     for power in powers:
         for line in parsed[power]:
             written = line.order
             if line.error is not None or written is None:
-                book.invalid(power, line, str(line.error))
+                entries.append(_invalid(power, line, str(line.error), unit_at))
                 continue
             try:
                 if type(written) is ConfessionChange:
                     order = rules.check_power_order(game_map, position, power, written, options)
-                    power_orders[power] = (book.accept(power, line, order, f"{power}:confession"), order)
+                    entry = [power, line.text, str(order), True, SUCCEEDS, ""]
+                    entries.append(entry)
+                    if power in power_orders:
+                        power_orders[power][0][3:] = [False, INVALID, "superseded"]
+                    power_orders[power] = (entry, order)
                     continue
-                order = check_movement_order(board, power, written)
-                key = province_of(order.location)  # type: ignore[union-attr]
+                # ``check_movement_order`` inline: the check of the order's kind
+                # on the unit it names (which gives the unit's province).
+                check = checks.get(type(written))
+                if check is None:
+                    check_movement_order(board, power, written)  # raises why
+                unit = unit_at.get(province_of(written.location))  # type: ignore[union-attr]
+                if unit is None or unit.power != power:
+                    unit = find_own_unit(board, power, written.location)  # type: ignore[union-attr]  # raises why
+                order = check(board, unit, written)  # type: ignore[misc]
+                key = unit.province
                 if incapacitated and key in incapacitated:
                     raise Illegal(f"{unit_at[key]} defected last turn and holds, incapacitated")
             except Illegal as error:
-                book.invalid(power, line, str(error))
+                entries.append(_invalid(power, line, str(error), unit_at))
                 continue
-            book.accept(power, line, order, key)
-    for index, _ in power_orders.values():
-        book.settle(index, SUCCEEDS)
+            entry = [power, line.text, str(order), True, SUCCEEDS, ""]
+            entries.append(entry)
+            if key in chosen:
+                chosen[key][0][3:] = [False, INVALID, "superseded"]
+            chosen[key] = (entry, order)
     confessions = rules.apply_power_orders(
         game_map, position, {power: order for power, (_, order) in power_orders.items()}, options
     )
 
-    chosen = book.chosen
-    orders: dict[str, Order] = {}
-    for province, unit in unit_at.items():
-        entry = chosen.get(province)
-        orders[province] = entry[1] if entry else Hold(unit.kind, unit.location)
+    orders = {
+        province: chosen[province][1] if province in chosen else Hold(unit.kind, unit.location)
+        for province, unit in unit_at.items()
+    }
     outcome = resolve_movement(board, orders)
-    outcomes = outcome.outcomes
-    for province, unit in unit_at.items():
-        succeeded, reason, _ = outcomes[province]
-        entry = chosen.get(province)
-        if entry:
-            book.settle(entry[0], SUCCEEDS if succeeded else FAILS, reason)
-        else:
-            book.implied(unit.power, str(orders[province]), SUCCEEDS if succeeded else FAILS, reason)
+    outcomes = outcome.outcomes  # the units whose order did not simply succeed
+    for province, (succeeded, reason, _) in outcomes.items():
+        if province in chosen:
+            entry = chosen[province][0]
+            entry[4] = SUCCEEDS if succeeded else FAILS
+            entry[5] = reason
+    if len(chosen) < len(unit_at):  # the implied holds, in the board's order
+        for province, unit in unit_at.items():
+            if province not in chosen:
+                succeeded, reason, _ = outcomes.get(province, _HELD)
+                entries.append([unit.power, "", str(orders[province]), True, SUCCEEDS if succeeded else FAILS, reason])
+    reports = as_reports(entries)
 
-    occupied = {u.province for u in outcome.units}
     dislodged = tuple(
         DislodgedUnit(
             unit,
             attacker,
             by_convoy,
-            retreat_options(board, unit, attacker, by_convoy, occupied, outcome.standoffs),
+            retreat_options(board, unit, attacker, by_convoy, outcome.occupied, outcome.standoffs),
         )
         for unit, attacker, by_convoy in outcome.dislodged
     )
@@ -208,8 +230,18 @@ def _movement(
         following = _replace(
             after, phase=retreat, dislodged=tuple(d for d in dislodged if d.retreats), standoffs=outcome.standoffs
         )
-        return PhaseResult(position.phase, book.reports(), dislodged, outcome.standoffs, following, retreat, None)
-    return _finish_turn(game_map, rules, after, book.reports(), dislodged, outcome.standoffs)
+        return PhaseResult(position.phase, reports, dislodged, outcome.standoffs, following, retreat, None)
+    return _finish_turn(game_map, rules, after, reports, dislodged, outcome.standoffs)
+
+
+_HELD = UnitOutcome(True, "", None)
+
+
+def _invalid(power: str, line: ParsedLine, reason: str, unit_at: Mapping[str, Unit]) -> list[Any]:
+    """The report entry of an unreadable or illegal order, printed in its
+    tidied canonical form (board unit types and coasts)."""
+    order = "" if line.order is None else str(tidy_order(line.order, unit_at))
+    return [power, line.text, order, False, INVALID, reason]
 
 
 def _finish_turn(
