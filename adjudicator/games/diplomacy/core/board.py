@@ -11,7 +11,7 @@ from functools import cache, cached_property
 from typing import Callable, Iterable
 
 from adjudicator.games.diplomacy.core.mapdata import GameMap, fleet_moves_into_table, fleet_reach_table
-from adjudicator.games.diplomacy.core.model import FLEET, Location, Unit, province_of
+from adjudicator.games.diplomacy.core.model import FLEET, PROVINCE, Location, Unit, province_of
 from adjudicator.games.diplomacy.core.rules import Rules
 
 
@@ -58,6 +58,9 @@ def _tables(game_map: GameMap, rules: Rules) -> dict[str, object]:
         "sea_neighbours": _sea_neighbours(game_map),
         "army_neighbours": _army_neighbours(game_map),
         "fleet_reaches": fleet_reach_table(game_map),
+        "fleet_targets": {
+            location: targets for province in game_map.provinces.values() for location, targets in province.fleet.items()
+        },
         "fleet_locations": {key: tuple(province.fleet) for key, province in game_map.provinces.items()},
         "fleet_moves_into": fleet_moves_into_table(game_map),
         "seas": _seas(game_map),
@@ -76,6 +79,8 @@ class Board:
     """Province -> provinces an army in it borders."""
     fleet_reaches: dict[Location, frozenset[str]]
     """Fleet location -> provinces a fleet there can move to."""
+    fleet_targets: dict[Location, frozenset[Location]]
+    """Fleet location -> the locations a fleet there can move to (``GameMap.fleet_targets``)."""
     fleet_locations: dict[str, tuple[Location, ...]]
     """Province -> the locations a fleet can occupy there (``GameMap.fleet_locations``)."""
     fleet_moves_into: dict[Location, dict[str, tuple[Location, ...]]]
@@ -90,7 +95,8 @@ class Board:
     def __init__(self, game_map: GameMap, rules: Rules, units: Iterable[Unit]) -> None:
         self.game_map = game_map
         self.rules = rules
-        self.unit_at: dict[str, Unit] = {u.province: u for u in units}
+        units = units if isinstance(units, tuple) else tuple(units)
+        self.unit_at: dict[str, Unit] = dict(zip(map(PROVINCE, units), units))
         self.__dict__.update(_tables(game_map, rules))
         # Route answers depend on the units only: each is worked out once.
         self._routes: dict[tuple[str, str, str | None], bool] = {}
@@ -100,8 +106,8 @@ class Board:
     def convoy_fleets(self) -> frozenset[str]:
         """The provinces of the fleets standing in convoy-capable waters
         (worked out when a convoy question is first asked)."""
-        waters = self.convoy_waters
-        return frozenset(prov for prov, unit in self.unit_at.items() if unit.kind is FLEET and prov in waters)
+        unit_at = self.unit_at
+        return frozenset(prov for prov in self.convoy_waters.intersection(unit_at) if unit_at[prov].kind is FLEET)
 
     @cached_property
     def fleet_reach(self) -> dict[str, frozenset[str]]:

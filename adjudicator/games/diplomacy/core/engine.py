@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypeVar
 
 from adjudicator.games.diplomacy.core.adjustments import needs_adjustment, resolve_adjustments
@@ -19,7 +20,7 @@ from adjudicator.games.diplomacy.core.errors import Illegal
 from adjudicator.games.diplomacy.core.legality import MOVEMENT_CHECKS, check_movement_order, find_own_unit, tidy_order
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import (
-    MOVEMENT, RETREAT, DislodgedUnit, Phase, Position, Unit, UnitEvent, province_of,
+    MOVEMENT, POWER, PROVINCE, RETREAT, DislodgedUnit, Phase, Position, Unit, UnitEvent, province_of,
 )
 from adjudicator.games.diplomacy.core.movement import UnitOutcome, resolve_movement, retreat_options
 from adjudicator.games.diplomacy.core.orders import ConfessionChange, Hold, Order
@@ -83,8 +84,7 @@ def _grouped(game_map: GameMap, reports: tuple[OrderReport, ...]) -> tuple[Order
     """The reports grouped by power in the map's order (stable; powers the
     map does not know last)."""
     rank = _power_rank(game_map)
-    last = len(rank)
-    keys = [rank.get(r.power, last) for r in reports]
+    keys = list(map(rank.get, map(POWER, reports), repeat(len(rank))))
     if keys == sorted(keys):
         return reports
     return tuple(report for _, report in sorted(zip(keys, reports), key=lambda pair: pair[0]))
@@ -150,13 +150,14 @@ def _movement(
 ) -> PhaseResult:
     # One pass over the written orders: legality, and the report entry of
     # each ([power, text, order, valid, result, reason], made reports once
-    # at the end); ``chosen`` keeps each unit's last legal order with its
-    # entry (an earlier one for the same unit is superseded).
+    # at the end); ``chosen`` keeps each unit's last legal order and
+    # ``entry_of`` its entry (an earlier one for the same unit is superseded).
     unit_at = board.unit_at
     incapacitated = position.incapacitated
     checks = MOVEMENT_CHECKS
     entries: list[list[Any]] = []
-    chosen: dict[str, tuple[list[Any], Order]] = {}
+    chosen: dict[str, Order] = {}
+    entry_of: dict[str, list[Any]] = {}
     power_orders: dict[str, tuple[list[Any], Order]] = {}
     for power in powers:
         for line in parsed[power]:
@@ -164,8 +165,13 @@ def _movement(
             if line.error is not None or written is None:
                 entries.append(_invalid(power, line, str(line.error), unit_at))
                 continue
+            # ``check_movement_order`` inline: the check of the order's kind
+            # on the unit it names (which gives the unit's province).
+            check = checks.get(type(written))
             try:
-                if type(written) is ConfessionChange:
+                if check is None:
+                    if type(written) is not ConfessionChange:
+                        check_movement_order(board, power, written)  # raises why
                     order = rules.check_power_order(game_map, position, power, written, options)
                     entry = [power, line.text, str(order), True, SUCCEEDS, ""]
                     entries.append(entry)
@@ -173,15 +179,10 @@ def _movement(
                         power_orders[power][0][3:] = [False, INVALID, "superseded"]
                     power_orders[power] = (entry, order)
                     continue
-                # ``check_movement_order`` inline: the check of the order's kind
-                # on the unit it names (which gives the unit's province).
-                check = checks.get(type(written))
-                if check is None:
-                    check_movement_order(board, power, written)  # raises why
                 unit = unit_at.get(province_of(written.location))  # type: ignore[union-attr]
                 if unit is None or unit.power != power:
                     unit = find_own_unit(board, power, written.location)  # type: ignore[union-attr]  # raises why
-                order = check(board, unit, written)  # type: ignore[misc]
+                order = check(board, unit, written)
                 key = unit.province
                 if incapacitated and key in incapacitated:
                     raise Illegal(f"{unit_at[key]} defected last turn and holds, incapacitated")
@@ -191,21 +192,26 @@ def _movement(
             entry = [power, line.text, str(order), True, SUCCEEDS, ""]
             entries.append(entry)
             if key in chosen:
-                chosen[key][0][3:] = [False, INVALID, "superseded"]
-            chosen[key] = (entry, order)
+                entry_of[key][3:] = [False, INVALID, "superseded"]
+            chosen[key] = order
+            entry_of[key] = entry
     confessions = rules.apply_power_orders(
         game_map, position, {power: order for power, (_, order) in power_orders.items()}, options
     )
 
-    orders = {
-        province: chosen[province][1] if province in chosen else Hold(unit.kind, unit.location)
-        for province, unit in unit_at.items()
-    }
+    # Every unit's order in the board's order (a hold for a unit without one).
+    if len(chosen) == len(unit_at):
+        orders = dict(zip(unit_at, map(chosen.__getitem__, unit_at)))
+    else:
+        orders = {
+            province: chosen[province] if province in chosen else Hold(unit.kind, unit.location)
+            for province, unit in unit_at.items()
+        }
     outcome = resolve_movement(board, orders)
     outcomes = outcome.outcomes  # the units whose order did not simply succeed
     for province, (succeeded, reason, _) in outcomes.items():
-        if province in chosen:
-            entry = chosen[province][0]
+        if province in entry_of:
+            entry = entry_of[province]
             entry[4] = SUCCEEDS if succeeded else FAILS
             entry[5] = reason
     if len(chosen) < len(unit_at):  # the implied holds, in the board's order
@@ -261,9 +267,13 @@ def _finish_turn(
         before = dict(position.centres)
         centres = dict(before)
         supply = _supply_centres(game_map)
-        for unit in position.units:
-            if unit.province in supply:
-                centres[unit.province] = unit.power
+        units = position.units
+        # Each unit's province to its power, then the supply centres among
+        # them in the units' order (``centres[u.province] = u.power`` for
+        # every unit on a centre, as C loops).
+        owned = dict(zip(map(PROVINCE, units), map(POWER, units)))
+        on_centres = list(filter(supply.__contains__, owned))
+        centres.update(zip(on_centres, map(owned.__getitem__, on_centres)))
         quiet = position.quiet_years + 1 if centres == before else 0
         position = _replace(position, centres=centres, quiet_years=quiet)
     winner = _winner(game_map, position.centres)
@@ -283,7 +293,7 @@ def _finish_turn(
 
 def _eliminated(game_map: GameMap, before: Position, after: Position) -> tuple[str, ...]:
     def present(position: Position) -> set[str]:
-        return {u.power for u in position.units} | set(position.centres.values())
+        return set(map(POWER, position.units)).union(position.centres.values())
 
     still = present(after)
     if len(still) >= len(game_map.powers) and all(p in still for p in game_map.powers):

@@ -85,6 +85,15 @@ def _check_move(board: Board, unit: Unit, order: Move) -> Move:
     destination = province_of(order.destination)
     if destination == unit.province:
         raise Illegal("a unit cannot move to its own province")
+    if order.unit is unit.kind and order.location == unit.location and not order.via_convoy and not order.waypoints:
+        # The common case first: a plain move, written as on the board, to
+        # a neighbour (by land without a coast; by sea to a location the
+        # fleet reaches): already in its normal form.
+        if unit.kind is ARMY:
+            if destination in board.army_neighbours[unit.province] and order.destination == destination:
+                return order
+        elif order.destination in board.fleet_targets.get(unit.location, ()):
+            return order
     if unit.kind is FLEET:
         if order.via_convoy:
             raise Illegal("only armies can be convoyed")

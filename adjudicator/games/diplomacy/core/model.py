@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
+from operator import attrgetter
 from typing import Mapping
 
 Location = str
@@ -66,6 +67,11 @@ class Unit:
     def __str__(self) -> str:
         return ("A " if self.kind is ARMY else "F ") + self.location
 
+
+POWER = attrgetter("power")
+"""``POWER(x)`` is ``x.power`` (of a unit or a report), for C-level maps over many."""
+PROVINCE = attrgetter("province")
+"""``PROVINCE(unit)`` is ``unit.province``, for C-level maps over many units."""
 
 _UNITS: dict[tuple[str, str, bool], Unit] = {}
 

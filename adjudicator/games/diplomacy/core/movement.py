@@ -17,11 +17,10 @@ R29, R30).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import AbstractSet, NamedTuple
 
 from adjudicator.games.diplomacy.core.board import Board, route_exists
-from adjudicator.games.diplomacy.core.model import ARMY, FLEET, Location, Unit, make_unit, province_of
+from adjudicator.games.diplomacy.core.model import ARMY, FLEET, PROVINCE, Location, Unit, make_unit, province_of
 from adjudicator.games.diplomacy.core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Transform
 
 
@@ -477,7 +476,7 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
             if outcome is not _SUCCEEDED:
                 outcomes[province] = outcome
 
-    occupied = frozenset(map(_PROVINCE, units))
+    occupied = frozenset(map(PROVINCE, units))
     standoffs = set()
     needs_path, path = resolver.needs_path, resolver.path
     for key in resolver.moves:
@@ -492,9 +491,6 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
         if destination not in occupied and not lost_head_to_head:
             standoffs.add(destination)
     return MovementOutcome(outcomes, tuple(units), occupied, tuple(dislodged), frozenset(standoffs))
-
-
-_PROVINCE = attrgetter("province")
 
 
 def _move_failure(resolver: _Resolver, key: str, order: Move) -> str:
