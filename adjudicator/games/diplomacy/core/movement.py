@@ -65,7 +65,7 @@ class _Resolver:
     __slots__ = (
         "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "moves", "decisions", "moves_to",
         "hold_supports", "move_supports", "convoyed", "convoys_for", "unmatched", "resolution", "resolved",
-        "visited", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path",
+        "visited", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths",
     )
 
     def __init__(self, board: Board, orders: dict[str, Order]) -> None:
@@ -131,6 +131,7 @@ class _Resolver:
         self.cycle: list[str] = []
         self.guess_based = False
         self.recursion_hits = 0
+        self.paths: dict[str, bool] = {}  # convoyed move -> its path, once its fleets are settled
         if army_moves:
             self._convoyed(army_moves, convoys)
         if supports or convoys:
@@ -244,7 +245,13 @@ class _Resolver:
         old_recursion_hits = self.recursion_hits
         self.guess_based = False
         self.resolution[key] = False
-        first = self.adjudicate(key)
+        kind = type(self.orders[key])  # ``adjudicate`` inline
+        if kind is Move:
+            first = self._move_succeeds(key)
+        elif kind is Convoy:
+            first = self._convoy_holds(key)
+        else:
+            first = self._support_given(key, self.orders[key])  # type: ignore[arg-type]
         if not self.guess_based:  # no guess was needed: settled (``_settle`` inlined, the common case)
             self.guess_based = old_guess_based
             self.resolution[key] = first
@@ -337,9 +344,15 @@ class _Resolver:
             return True
         if key in self.first_leg:
             return self.resolve(self.first_leg[key])
+        known = self.paths.get(key)
+        if known is not None:
+            return known
         fleets = self.convoys_for[key]
         destination = self.target[key]
-        return route_exists(key, destination, lambda fleet: fleet in fleets and self.resolve(fleet), self.board)
+        found = route_exists(key, destination, lambda fleet: fleet in fleets and self.resolve(fleet), self.board)
+        if fleets <= self.resolved:
+            self.paths[key] = found  # settled fleets only: asking again gives the same
+        return found
 
     def _given(self, supporters: list[str] | None, excluded_power: str | None = None) -> int:
         if not supporters:
@@ -367,17 +380,6 @@ class _Resolver:
             return None
         return defender
 
-    def attack_strength(self, key: str) -> int:
-        if key in self.needs_path and not self.path(key):
-            return 0
-        defender = self.defender(key)
-        supporters = self.move_supports.get(key)
-        if defender is None:
-            return 1 + self._given(supporters) if supporters else 1
-        if defender.power == self.owner[key].power:
-            return 0
-        return 1 + self._given(supporters, excluded_power=defender.power) if supporters else 1
-
     def prevent_strength(self, key: str) -> int:
         if key in self.needs_path and not self.path(key):
             return 0
@@ -387,11 +389,24 @@ class _Resolver:
         return 1 + self._given(self.move_supports.get(key))
 
     def _move_succeeds(self, key: str) -> bool:
-        attack = self.attack_strength(key)
-        if attack == 0:
+        # ``attack_strength`` and ``defender`` inline (the same questions in
+        # the same order: the guess algorithm depends on it).
+        if key in self.needs_path and not self.path(key):
             return False
-        destination = self.target[key]
+        target, resolution, resolved = self.target, self.resolution, self.resolved
+        destination = target[key]
         opponent = self.opposing[key]
+        defender = self.unit_at.get(destination)
+        if defender is not None and destination in target and opponent is None \
+                and (resolution[destination] if destination in resolved else self.resolve(destination)):
+            defender = None
+        supporters = self.move_supports.get(key)
+        if defender is None:
+            attack = 1 + self._given(supporters) if supporters else 1
+        elif defender.power == self.owner[key].power:
+            return False
+        else:
+            attack = 1 + self._given(supporters, excluded_power=defender.power) if supporters else 1
         if opponent is not None:
             # The defend strength of the unit met head to head.
             if attack <= 1 + self._given(self.move_supports.get(opponent)):
