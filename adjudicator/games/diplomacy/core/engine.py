@@ -60,6 +60,26 @@ class PhaseResult:
     events: tuple[UnitEvent, ...] = ()
     draw: str | None = None
 
+    def __init__(
+        self,
+        phase: Phase,
+        reports: tuple[OrderReport, ...],
+        dislodged: tuple[DislodgedUnit, ...],
+        standoffs: frozenset[str],
+        position: Position,
+        next_phase: Phase | None,
+        winner: str | None,
+        eliminated: tuple[str, ...] = (),
+        events: tuple[UnitEvent, ...] = (),
+        draw: str | None = None,
+    ) -> None:
+        # What dataclass would write, as one update of the field dictionary
+        # rather than one ``object.__setattr__`` per field.
+        self.__dict__.update(
+            phase=phase, reports=reports, dislodged=dislodged, standoffs=standoffs, position=position,
+            next_phase=next_phase, winner=winner, eliminated=eliminated, events=events, draw=draw,
+        )
+
 
 _Record = TypeVar("_Record", Position, PhaseResult)
 

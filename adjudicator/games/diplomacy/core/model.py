@@ -73,7 +73,9 @@ POWER = attrgetter("power")
 PROVINCE = attrgetter("province")
 """``PROVINCE(unit)`` is ``unit.province``, for C-level maps over many units."""
 
-_UNITS: dict[tuple[str, str, bool], Unit] = {}
+MADE_UNITS: dict[tuple[str, str, bool], Unit] = {}
+"""The units ``make_unit`` handed out, by (power, location, is an army);
+read it (never write it) to skip the call where units are made in bulk."""
 
 
 def make_unit(power: str, kind: UnitType, location: Location) -> Unit:
@@ -81,11 +83,11 @@ def make_unit(power: str, kind: UnitType, location: Location) -> Unit:
     values, so equal ones made before are handed out again (a bounded
     table per process: the powers, unit types and locations of the maps)."""
     key = (power, location, kind is ARMY)
-    unit = _UNITS.get(key)
+    unit = MADE_UNITS.get(key)
     if unit is None:
-        if len(_UNITS) >= 1 << 16:
-            _UNITS.clear()
-        unit = _UNITS[key] = Unit(power, kind, location)
+        if len(MADE_UNITS) >= 1 << 16:
+            MADE_UNITS.clear()
+        unit = MADE_UNITS[key] = Unit(power, kind, location)
     return unit
 
 

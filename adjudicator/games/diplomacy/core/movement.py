@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import AbstractSet, NamedTuple
 
 from adjudicator.games.diplomacy.core.board import Board, route_exists
-from adjudicator.games.diplomacy.core.model import ARMY, FLEET, PROVINCE, Location, Unit, make_unit, province_of
+from adjudicator.games.diplomacy.core.model import (
+    ARMY, FLEET, MADE_UNITS, PROVINCE, Location, Unit, make_unit, province_of,
+)
 from adjudicator.games.diplomacy.core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Transform
 
 
@@ -465,11 +467,13 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
     outcomes: dict[str, UnitOutcome] = {}
     units: list[Unit] = []
     dislodged: list[tuple[Unit, str, bool]] = []
+    made = MADE_UNITS
     for province, unit in unit_at.items():
         order = orders[province]
         if province in final:
             location = final[province]
-            units.append(make_unit(unit.power, unit.kind, location))
+            moved = made.get((unit.power, location, unit.kind is ARMY))  # ``make_unit`` inline
+            units.append(moved if moved is not None else make_unit(unit.power, unit.kind, location))
             if location != order.destination:  # type: ignore[union-attr]
                 outcomes[province] = _outcome(resolver, province, order, None, final)
             continue
