@@ -177,7 +177,10 @@ def _check_support_move(board: Board, unit: Unit, order: SupportMove) -> Support
     if destination not in (board.army_neighbours[unit.province] if unit.kind is ARMY
                            else board.fleet_reaches.get(unit.location, ())):  # ``_reaches`` inline
         raise Illegal(f"{unit} cannot reach {destination}, so cannot support a move there")
-    named = _supported_move_possible(board, target, order.destination, unit.province)
+    if target.kind is ARMY and destination in board.army_neighbours[target.province]:
+        named = destination  # the common case of ``_supported_move_possible``: a move by land
+    else:
+        named = _supported_move_possible(board, target, order.destination, unit.province)
     if (order.unit is unit.kind and order.location == unit.location and order.target_unit is target.kind
             and order.target == target.location and order.destination == named):
         return order

@@ -231,34 +231,36 @@ class _Resolver:
     # --- the guess algorithm (DATC 5.F) -------------------------------------
 
     def resolve(self, key: str) -> bool:
+        resolution, cycle, visited = self.resolution, self.cycle, self.visited
         if key in self.resolved:
-            return self.resolution[key]
-        if key in self.cycle:
+            return resolution[key]
+        if key in cycle:
             self.guess_based = True
-            return self.resolution[key]
-        if key in self.visited:
-            self.cycle.append(key)
+            return resolution[key]
+        if key in visited:
+            cycle.append(key)
             self.guess_based = True
             self.recursion_hits += 1
-            return self.resolution[key]
-        self.visited.add(key)
-        old_cycle_length = len(self.cycle)
+            return resolution[key]
+        visited.add(key)
+        old_cycle_length = len(cycle)
         old_guess_based = self.guess_based
         old_recursion_hits = self.recursion_hits
         self.guess_based = False
-        self.resolution[key] = False
-        kind = type(self.orders[key])  # ``adjudicate`` inline
+        resolution[key] = False
+        order = self.orders[key]
+        kind = type(order)  # ``adjudicate`` inline
         if kind is Move:
             first = self._move_succeeds(key)
         elif kind is Convoy:
             first = self._convoy_holds(key)
         else:
-            first = self._support_given(key, self.orders[key])  # type: ignore[arg-type]
+            first = self._support_given(key, order)  # type: ignore[arg-type]
         if not self.guess_based:  # no guess was needed: settled (``_settle`` inlined, the common case)
             self.guess_based = old_guess_based
-            self.resolution[key] = first
+            resolution[key] = first
             self.resolved.add(key)
-            self.visited.discard(key)
+            visited.discard(key)
             return first
         if key in self.cycle:
             self.recursion_hits -= 1
