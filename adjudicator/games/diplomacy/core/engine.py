@@ -316,7 +316,7 @@ def _eliminated(game_map: GameMap, before: Position, after: Position) -> tuple[s
         return set(map(POWER, position.units)).union(position.centres.values())
 
     still = present(after)
-    if len(still) >= len(game_map.powers) and all(p in still for p in game_map.powers):
+    if still.issuperset(game_map.powers):
         return ()  # every power is still there
     was = present(before)
     return tuple(p for p in game_map.powers if p in was and p not in still)
