@@ -137,7 +137,9 @@ def adjudicate_parsed(
     legality, resolution and the next position, without reading a text."""
     rules = rules_for(game_map)
     options = options or {}
-    powers = [p for p in game_map.powers if p in parsed] + [p for p in parsed if p not in game_map.powers]
+    powers = list(filter(parsed.__contains__, game_map.powers))  # the map's order, then powers it does not know
+    if len(powers) < len(parsed):
+        powers += [p for p in parsed if p not in game_map.powers]
     board = Board(game_map, rules, position.units)
     if position.phase.kind is MOVEMENT:
         result = _movement(game_map, rules, board, position, parsed, powers, options)
