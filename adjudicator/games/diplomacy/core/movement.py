@@ -393,8 +393,9 @@ class _Resolver:
         return 1 + self._given(self.move_supports.get(key))
 
     def _move_succeeds(self, key: str) -> bool:
-        # ``attack_strength`` and ``defender`` inline (the same questions in
-        # the same order: the guess algorithm depends on it).
+        # The attack strength first, with ``defender`` inline: no path, or a
+        # defender of the mover's own power, means strength 0 (the questions
+        # asked in the order of DATC 5.B, which the guess algorithm depends on).
         if key in self.needs_path and not self.path(key):
             return False
         target, resolution, resolved = self.target, self.resolution, self.resolved
