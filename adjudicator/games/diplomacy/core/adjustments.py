@@ -12,6 +12,7 @@ alphabetical order of the provinces' English names.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,9 @@ from adjudicator.games.diplomacy.core.board import Board
 from adjudicator.games.diplomacy.core.errors import Illegal
 from adjudicator.games.diplomacy.core.legality import find_own_unit
 from adjudicator.games.diplomacy.core.mapdata import GameMap
-from adjudicator.games.diplomacy.core.model import ARMY, FLEET, Location, Position, Unit, coast_of, province_of
+from adjudicator.games.diplomacy.core.model import (
+    ARMY, FLEET, POWER, PROVINCE, Location, Position, Unit, coast_of, province_of,
+)
 from adjudicator.games.diplomacy.core.orders import Build, Order, Remove, Waive
 from adjudicator.games.diplomacy.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport
 
@@ -60,19 +63,15 @@ def allowances(game_map: GameMap, position: Position) -> dict[str, Allowance]:
 def needs_adjustment(game_map: GameMap, position: Position) -> bool:
     """True when some power can build or must remove in ``position``
     (what ``allowances`` says, without working out every number)."""
-    centres: dict[str, int] = {}
-    for owner in position.centres.values():
-        centres[owner] = centres.get(owner, 0) + 1
-    units: dict[str, int] = {}
-    for unit in position.units:
-        units[unit.power] = units.get(unit.power, 0) + 1
+    centres = Counter(position.centres.values())
+    units = Counter(map(POWER, position.units))
     occupied: set[str] | None = None
     for power in game_map.powers:
-        surplus = centres.get(power, 0) - units.get(power, 0)
+        surplus = centres[power] - units[power]
         if surplus < 0:
             return True
         if surplus > 0:
-            occupied = {u.province for u in position.units} if occupied is None else occupied
+            occupied = set(map(PROVINCE, position.units)) if occupied is None else occupied
             if any(position.centres.get(home) == power and home not in occupied for home in game_map.home_centres(power)):
                 return True
     return False

@@ -10,8 +10,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Callable, Iterable
 
-from adjudicator.games.diplomacy.core.mapdata import GameMap, fleet_reach_table
-from adjudicator.games.diplomacy.core.model import FLEET, Unit, province_of
+from adjudicator.games.diplomacy.core.mapdata import GameMap, fleet_moves_into_table, fleet_reach_table
+from adjudicator.games.diplomacy.core.model import FLEET, PROVINCE, Location, Unit, province_of
 from adjudicator.games.diplomacy.core.rules import Rules
 
 
@@ -50,34 +50,94 @@ def any_neighbours(game_map: GameMap) -> dict[str, frozenset[str]]:
     return {key: p.army | seas[key] for key, p in game_map.provinces.items()}
 
 
+_Tables = tuple[
+    dict[str, frozenset[str]], dict[str, frozenset[str]], dict[Location, frozenset[str]],
+    dict[Location, frozenset[Location]], dict[str, tuple[Location, ...]], dict[Location, dict[str, tuple[Location, ...]]],
+    frozenset[str], frozenset[str], dict[str, frozenset[str]], frozenset[str],
+]
+
+
+@cache
+def _tables(game_map: GameMap, rules: Rules) -> _Tables:
+    """The per-map tables every board of ``game_map`` under ``rules``
+    shares, in the order of ``Board._TABLES``."""
+    return (
+        _sea_neighbours(game_map),
+        _army_neighbours(game_map),
+        fleet_reach_table(game_map),
+        {location: targets for province in game_map.provinces.values() for location, targets in province.fleet.items()},
+        {key: tuple(province.fleet) for key, province in game_map.provinces.items()},
+        fleet_moves_into_table(game_map),
+        _seas(game_map),
+        frozenset(key for key, p in game_map.provinces.items() if p.terrain == "coast"),
+        any_neighbours(game_map),
+        _convoy_waters(game_map, rules),
+    )
+
+
 class Board:
-    """Units of a position indexed by province, with route queries."""
+    """Units of a position indexed by province, with route queries.
+
+    Besides ``unit_at`` a board holds its map's tables (shared by every
+    board of the map): ``sea_neighbours`` and ``army_neighbours`` (province
+    -> provinces a fleet on any coast, an army borders), ``fleet_reaches``
+    (fleet location -> provinces it can move to), ``fleet_targets`` (fleet
+    location -> locations it can move to), ``fleet_locations`` (province ->
+    the locations a fleet can occupy there), ``fleet_moves_into`` (fleet
+    location -> province -> the locations of it the fleet can move to),
+    ``seas``, ``coasts`` (the coastal land provinces), ``any_neighbours``
+    and ``convoy_waters`` (where a fleet may convoy under the rules).  Slots
+    rather than a dictionary: the rules read these attributes constantly.
+    """
+
+    __slots__ = (
+        "game_map", "rules", "unit_at", "sea_neighbours", "army_neighbours", "fleet_reaches", "fleet_targets",
+        "fleet_locations", "fleet_moves_into", "seas", "coasts", "any_neighbours", "convoy_waters",
+        "_routes", "_necessary", "_convoy_fleets", "_fleet_reach",
+    )
 
     def __init__(self, game_map: GameMap, rules: Rules, units: Iterable[Unit]) -> None:
         self.game_map = game_map
         self.rules = rules
-        self.unit_at: dict[str, Unit] = {u.province: u for u in units}
-        self.sea_neighbours = _sea_neighbours(game_map)
-        self.army_neighbours = _army_neighbours(game_map)
-        self.fleet_reaches = fleet_reach_table(game_map)
-        self.seas = _seas(game_map)
-        self.any_neighbours = any_neighbours(game_map)
-        waters = _convoy_waters(game_map, rules)
-        self.convoy_fleets = frozenset(
-            prov for prov, unit in self.unit_at.items() if unit.kind is FLEET and prov in waters
-        )
-        # Where each convoying fleet reaches from the coast it stands on: a
-        # convoy goes only where that fleet could move (30JK section 6).
-        self.fleet_reach: dict[str, frozenset[str]] = {
-            prov: game_map.fleet_reach(self.unit_at[prov].location) for prov in self.convoy_fleets
-        }
+        units = units if isinstance(units, tuple) else tuple(units)
+        self.unit_at: dict[str, Unit] = dict(zip(map(PROVINCE, units), units))
+        (
+            self.sea_neighbours, self.army_neighbours, self.fleet_reaches, self.fleet_targets, self.fleet_locations,
+            self.fleet_moves_into, self.seas, self.coasts, self.any_neighbours, self.convoy_waters,
+        ) = _tables(game_map, rules)
         # Route answers depend on the units only: each is worked out once.
         self._routes: dict[tuple[str, str, str | None], bool] = {}
         self._necessary: dict[tuple[str, str], frozenset[str]] = {}
+        self._convoy_fleets: frozenset[str] | None = None
+        self._fleet_reach: dict[str, frozenset[str]] | None = None
+
+    @property
+    def convoy_fleets(self) -> frozenset[str]:
+        """The provinces of the fleets standing in convoy-capable waters
+        (worked out when a convoy question is first asked)."""
+        fleets = self._convoy_fleets
+        if fleets is None:
+            unit_at = self.unit_at
+            fleets = self._convoy_fleets = frozenset(
+                prov for prov in self.convoy_waters.intersection(unit_at) if unit_at[prov].kind is FLEET
+            )
+        return fleets
+
+    @property
+    def fleet_reach(self) -> dict[str, frozenset[str]]:
+        """Where each convoying fleet reaches from the coast it stands on: a
+        convoy goes only where that fleet could move (30JK section 6)."""
+        reach = self._fleet_reach
+        if reach is None:
+            reaches, unit_at = self.fleet_reaches, self.unit_at
+            reach = self._fleet_reach = {
+                prov: reaches.get(unit_at[prov].location, frozenset()) for prov in self.convoy_fleets
+            }
+        return reach
 
     def is_coastal(self, province: str) -> bool:
         """True for a land province that touches water (an army there may be convoyed)."""
-        return self.game_map.provinces[province].terrain == "coast"
+        return province in self.coasts
 
     def convoy_route_possible(self, origin: str, destination: str, excluded: str | None = None) -> bool:
         """True when fleets standing in convoy-capable waters (all of them,
@@ -86,7 +146,7 @@ class Board:
         key = (origin, destination, excluded)
         known = self._routes.get(key)
         if known is None:
-            if not (self.is_coastal(origin) and self.is_coastal(destination)):
+            if origin not in self.coasts or destination not in self.coasts:
                 known = False
             else:
                 fleets = self.convoy_fleets - {excluded} if excluded else self.convoy_fleets
@@ -104,17 +164,17 @@ class Board:
         return known
 
     def _necessary_fleets(self, origin: str, destination: str) -> frozenset[str]:
-        if not (self.is_coastal(origin) and self.is_coastal(destination)):
+        if origin not in self.coasts or destination not in self.coasts:
             return frozenset()
-        reach = self.fleet_reach
+        reach, fleets, boarding = self.fleet_reach, self.convoy_fleets, self.sea_neighbours[origin]
         found: set[str] = set()
         path: list[str] = []
 
         def extend(candidates: frozenset[str]) -> None:
             for fleet in candidates:
-                if fleet not in self.convoy_fleets or fleet in path:
+                if fleet not in fleets or fleet in path:
                     continue
-                if path and fleet in self.sea_neighbours[origin]:
+                if path and fleet in boarding:
                     continue  # the army could board this fleet directly
                 if any(fleet in reach[earlier] for earlier in path[:-1]):
                     continue  # an earlier fleet could pass the army straight on
@@ -125,7 +185,7 @@ class Board:
                     extend(reach[fleet])
                 path.pop()
 
-        extend(self.sea_neighbours[origin])
+        extend(boarding)
         return frozenset(found)
 
     def distance_to(self, start: str, targets: frozenset[str]) -> int | None:
@@ -156,18 +216,17 @@ def route_exists(origin: str, destination: str, usable: Callable[[str], bool], b
     one it reaches, and the last fleet reaches the destination."""
     seen: set[str] = set()
     frontier: list[str] = []
-
-    def visit(neighbours: frozenset[str]) -> None:
+    reach = board.fleet_reach
+    neighbours = board.sea_neighbours[origin]
+    while True:
         for fleet in neighbours:
-            if fleet not in seen and fleet in board.fleet_reach:
+            if fleet not in seen and fleet in reach:
                 seen.add(fleet)
                 if usable(fleet):
                     frontier.append(fleet)
-
-    visit(board.sea_neighbours[origin])
-    while frontier:
+        if not frontier:
+            return False
         fleet = frontier.pop()
-        if destination in board.fleet_reach[fleet]:
+        neighbours = reach[fleet]
+        if destination in neighbours:
             return True
-        visit(board.fleet_reach[fleet])
-    return False

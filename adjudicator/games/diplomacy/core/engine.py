@@ -11,19 +11,20 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypeVar
 
 from adjudicator.games.diplomacy.core.adjustments import needs_adjustment, resolve_adjustments
 from adjudicator.games.diplomacy.core.board import Board
 from adjudicator.games.diplomacy.core.errors import Illegal
-from adjudicator.games.diplomacy.core.legality import check_movement_order
+from adjudicator.games.diplomacy.core.legality import MOVEMENT_CHECKS, check_movement_order, find_own_unit, tidy_order
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import (
-    MOVEMENT, RETREAT, DislodgedUnit, Phase, Position, UnitEvent, province_of,
+    MOVEMENT, POWER, PROVINCE, RETREAT, DislodgedUnit, Phase, Position, Unit, UnitEvent, province_of,
 )
-from adjudicator.games.diplomacy.core.movement import resolve_movement, retreat_options
+from adjudicator.games.diplomacy.core.movement import UnitOutcome, resolve_movement, retreat_options
 from adjudicator.games.diplomacy.core.orders import ConfessionChange, Hold, Order
-from adjudicator.games.diplomacy.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport, parse_power_orders
+from adjudicator.games.diplomacy.core.reports import FAILS, INVALID, SUCCEEDS, OrderReport, as_reports, parse_power_orders
 from adjudicator.games.diplomacy.core.retreats import resolve_retreats
 from adjudicator.games.diplomacy.core.rules import Rules
 from adjudicator.games.diplomacy.variants import initial_position as initial_position, rules_for
@@ -59,6 +60,26 @@ class PhaseResult:
     events: tuple[UnitEvent, ...] = ()
     draw: str | None = None
 
+    def __init__(
+        self,
+        phase: Phase,
+        reports: tuple[OrderReport, ...],
+        dislodged: tuple[DislodgedUnit, ...],
+        standoffs: frozenset[str],
+        position: Position,
+        next_phase: Phase | None,
+        winner: str | None,
+        eliminated: tuple[str, ...] = (),
+        events: tuple[UnitEvent, ...] = (),
+        draw: str | None = None,
+    ) -> None:
+        # What dataclass would write, as one update of the field dictionary
+        # rather than one ``object.__setattr__`` per field.
+        self.__dict__.update(
+            phase=phase, reports=reports, dislodged=dislodged, standoffs=standoffs, position=position,
+            next_phase=next_phase, winner=winner, eliminated=eliminated, events=events, draw=draw,
+        )
+
 
 _Record = TypeVar("_Record", Position, PhaseResult)
 
@@ -83,8 +104,7 @@ def _grouped(game_map: GameMap, reports: tuple[OrderReport, ...]) -> tuple[Order
     """The reports grouped by power in the map's order (stable; powers the
     map does not know last)."""
     rank = _power_rank(game_map)
-    last = len(rank)
-    keys = [rank.get(r.power, last) for r in reports]
+    keys = list(map(rank.get, map(POWER, reports), repeat(len(rank))))
     if keys == sorted(keys):
         return reports
     return tuple(report for _, report in sorted(zip(keys, reports), key=lambda pair: pair[0]))
@@ -117,7 +137,9 @@ def adjudicate_parsed(
     legality, resolution and the next position, without reading a text."""
     rules = rules_for(game_map)
     options = options or {}
-    powers = [p for p in game_map.powers if p in parsed] + [p for p in parsed if p not in game_map.powers]
+    powers = list(filter(parsed.__contains__, game_map.powers))  # the map's order, then powers it does not know
+    if len(powers) < len(parsed):
+        powers += [p for p in parsed if p not in game_map.powers]
     board = Board(game_map, rules, position.units)
     if position.phase.kind is MOVEMENT:
         result = _movement(game_map, rules, board, position, parsed, powers, options)
@@ -148,57 +170,85 @@ def _movement(
     powers: list[str],
     options: Mapping[str, Any],
 ) -> PhaseResult:
+    # One pass over the written orders: legality, and the report entry of
+    # each ([power, text, order, valid, result, reason], made reports once
+    # at the end); ``chosen`` keeps each unit's last legal order and
+    # ``entry_of`` its entry (an earlier one for the same unit is superseded).
     unit_at = board.unit_at
-    book = OrderBook(unit_at)
     incapacitated = position.incapacitated
-    power_orders: dict[str, tuple[int, Order]] = {}
+    checks = MOVEMENT_CHECKS
+    entries: list[list[Any]] = []
+    chosen: dict[str, Order] = {}
+    entry_of: dict[str, list[Any]] = {}
+    power_orders: dict[str, tuple[list[Any], Order]] = {}
     for power in powers:
         for line in parsed[power]:
             written = line.order
             if line.error is not None or written is None:
-                book.invalid(power, line, str(line.error))
+                entries.append(_invalid(power, line, str(line.error), unit_at))
                 continue
+            # ``check_movement_order`` inline: the check of the order's kind
+            # on the unit it names (which gives the unit's province).
+            check = checks.get(type(written))
             try:
-                if type(written) is ConfessionChange:
+                if check is None:
+                    if type(written) is not ConfessionChange:
+                        check_movement_order(board, power, written)  # raises why
                     order = rules.check_power_order(game_map, position, power, written, options)
-                    power_orders[power] = (book.accept(power, line, order, f"{power}:confession"), order)
+                    entry = [power, line.text, str(order), True, SUCCEEDS, ""]
+                    entries.append(entry)
+                    if power in power_orders:
+                        power_orders[power][0][3:] = [False, INVALID, "superseded"]
+                    power_orders[power] = (entry, order)
                     continue
-                order = check_movement_order(board, power, written)
-                key = province_of(order.location)  # type: ignore[union-attr]
+                unit = unit_at.get(province_of(written.location))  # type: ignore[union-attr]
+                if unit is None or unit.power != power:
+                    unit = find_own_unit(board, power, written.location)  # type: ignore[union-attr]  # raises why
+                order = check(board, unit, written)
+                key = unit.province
                 if incapacitated and key in incapacitated:
                     raise Illegal(f"{unit_at[key]} defected last turn and holds, incapacitated")
             except Illegal as error:
-                book.invalid(power, line, str(error))
+                entries.append(_invalid(power, line, str(error), unit_at))
                 continue
-            book.accept(power, line, order, key)
-    for index, _ in power_orders.values():
-        book.settle(index, SUCCEEDS)
+            entry = [power, line.text, str(order), True, SUCCEEDS, ""]
+            entries.append(entry)
+            if key in chosen:
+                entry_of[key][3:] = [False, INVALID, "superseded"]
+            chosen[key] = order
+            entry_of[key] = entry
     confessions = rules.apply_power_orders(
         game_map, position, {power: order for power, (_, order) in power_orders.items()}, options
     )
 
-    chosen = book.chosen
-    orders: dict[str, Order] = {}
-    for province, unit in unit_at.items():
-        entry = chosen.get(province)
-        orders[province] = entry[1] if entry else Hold(unit.kind, unit.location)
+    # Every unit's order in the board's order (a hold for a unit without one).
+    if len(chosen) == len(unit_at):
+        orders = dict(zip(unit_at, map(chosen.__getitem__, unit_at)))
+    else:
+        orders = {
+            province: chosen[province] if province in chosen else Hold(unit.kind, unit.location)
+            for province, unit in unit_at.items()
+        }
     outcome = resolve_movement(board, orders)
-    outcomes = outcome.outcomes
-    for province, unit in unit_at.items():
-        succeeded, reason, _ = outcomes[province]
-        entry = chosen.get(province)
-        if entry:
-            book.settle(entry[0], SUCCEEDS if succeeded else FAILS, reason)
-        else:
-            book.implied(unit.power, str(orders[province]), SUCCEEDS if succeeded else FAILS, reason)
+    outcomes = outcome.outcomes  # the units whose order did not simply succeed
+    for province, (succeeded, reason, _) in outcomes.items():
+        if province in entry_of:
+            entry = entry_of[province]
+            entry[4] = SUCCEEDS if succeeded else FAILS
+            entry[5] = reason
+    if len(chosen) < len(unit_at):  # the implied holds, in the board's order
+        for province, unit in unit_at.items():
+            if province not in chosen:
+                succeeded, reason, _ = outcomes.get(province, _HELD)
+                entries.append([unit.power, "", str(orders[province]), True, SUCCEEDS if succeeded else FAILS, reason])
+    reports = as_reports(entries)
 
-    occupied = {u.province for u in outcome.units}
     dislodged = tuple(
         DislodgedUnit(
             unit,
             attacker,
             by_convoy,
-            retreat_options(board, unit, attacker, by_convoy, occupied, outcome.standoffs),
+            retreat_options(board, unit, attacker, by_convoy, outcome.occupied, outcome.standoffs),
         )
         for unit, attacker, by_convoy in outcome.dislodged
     )
@@ -208,8 +258,18 @@ def _movement(
         following = _replace(
             after, phase=retreat, dislodged=tuple(d for d in dislodged if d.retreats), standoffs=outcome.standoffs
         )
-        return PhaseResult(position.phase, book.reports(), dislodged, outcome.standoffs, following, retreat, None)
-    return _finish_turn(game_map, rules, after, book.reports(), dislodged, outcome.standoffs)
+        return PhaseResult(position.phase, reports, dislodged, outcome.standoffs, following, retreat, None)
+    return _finish_turn(game_map, rules, after, reports, dislodged, outcome.standoffs)
+
+
+_HELD = UnitOutcome(True, "", None)
+
+
+def _invalid(power: str, line: ParsedLine, reason: str, unit_at: Mapping[str, Unit]) -> list[Any]:
+    """The report entry of an unreadable or illegal order, printed in its
+    tidied canonical form (board unit types and coasts)."""
+    order = "" if line.order is None else str(tidy_order(line.order, unit_at))
+    return [power, line.text, order, False, INVALID, reason]
 
 
 def _finish_turn(
@@ -229,9 +289,13 @@ def _finish_turn(
         before = dict(position.centres)
         centres = dict(before)
         supply = _supply_centres(game_map)
-        for unit in position.units:
-            if unit.province in supply:
-                centres[unit.province] = unit.power
+        units = position.units
+        # Each unit's province to its power, then the supply centres among
+        # them in the units' order (``centres[u.province] = u.power`` for
+        # every unit on a centre, as C loops).
+        owned = dict(zip(map(PROVINCE, units), map(POWER, units)))
+        on_centres = list(filter(supply.__contains__, owned))
+        centres.update(zip(on_centres, map(owned.__getitem__, on_centres)))
         quiet = position.quiet_years + 1 if centres == before else 0
         position = _replace(position, centres=centres, quiet_years=quiet)
     winner = _winner(game_map, position.centres)
@@ -251,10 +315,10 @@ def _finish_turn(
 
 def _eliminated(game_map: GameMap, before: Position, after: Position) -> tuple[str, ...]:
     def present(position: Position) -> set[str]:
-        return {u.power for u in position.units} | set(position.centres.values())
+        return set(map(POWER, position.units)).union(position.centres.values())
 
     still = present(after)
-    if len(still) >= len(game_map.powers) and all(p in still for p in game_map.powers):
+    if still.issuperset(game_map.powers):
         return ()  # every power is still there
     was = present(before)
     return tuple(p for p in game_map.powers if p in was and p not in still)

@@ -48,11 +48,7 @@ def _target_unit(board: Board, location: Location, what: str) -> Unit:
     return unit
 
 
-def _reaches(board: Board, unit: Unit, province: str) -> bool:
-    """True when ``unit`` borders ``province`` (``GameMap.can_reach`` from the board's tables)."""
-    if unit.kind is ARMY:
-        return province in board.army_neighbours[unit.province]
-    return province in board.fleet_reaches.get(unit.location, ())
+_NOWHERE: dict[str, tuple[Location, ...]] = {}
 
 
 def fleet_destination(board: Board, origin: Location, destination: Location) -> Location:
@@ -60,14 +56,12 @@ def fleet_destination(board: Board, origin: Location, destination: Location) -> 
 
     Returns the location the fleet moves to, or raises ``Illegal``.
     """
-    game_map = board.game_map
     province = province_of(destination)
-    locations = game_map.fleet_locations(province)
+    locations = board.fleet_locations[province]
     if not locations:
         raise Illegal(f"a fleet cannot go to {province}, it is inland")
-    reachable = game_map.fleet_moves_into(origin, province)
-    coast = coast_of(destination)
-    if coast is not None and destination in locations:
+    reachable = board.fleet_moves_into.get(origin, _NOWHERE).get(province, ())
+    if province != destination and destination in locations:  # a coast the province has
         if destination not in reachable:
             raise Illegal(f"F {origin} cannot reach {destination}")
         return destination
@@ -91,6 +85,15 @@ def _check_move(board: Board, unit: Unit, order: Move) -> Move:
     destination = province_of(order.destination)
     if destination == unit.province:
         raise Illegal("a unit cannot move to its own province")
+    if order.unit is unit.kind and order.location == unit.location and not order.via_convoy and not order.waypoints:
+        # The common case first: a plain move, written as on the board, to
+        # a neighbour (by land without a coast; by sea to a location the
+        # fleet reaches): already in its normal form.
+        if unit.kind is ARMY:
+            if destination in board.army_neighbours[unit.province] and order.destination == destination:
+                return order
+        elif order.destination in board.fleet_targets.get(unit.location, ()):
+            return order
     if unit.kind is FLEET:
         if order.via_convoy:
             raise Illegal("only armies can be convoyed")
@@ -104,8 +107,8 @@ def _check_move(board: Board, unit: Unit, order: Move) -> Move:
             board.rules.check_double_move(board.game_map, unit.province, province_of(middle), province_of(end))
             return Move(unit.kind, unit.location, end, False, (middle,))
         destination_location = fleet_destination(board, unit.location, order.destination)
-        if _as_on_board(order, unit) and order.destination == destination_location:
-            return order  # already in its normal form (orders are immutable values)
+        if order.unit is unit.kind and order.location == unit.location and order.destination == destination_location:
+            return order  # already in its normal form (orders are immutable values; ``_as_on_board`` inline)
         return Move(unit.kind, unit.location, destination_location)
     # Armies: coasts are irrelevant (DATC 4.B.6); a path names a convoy (4.A.6).
     via_convoy = order.via_convoy or bool(order.waypoints)
@@ -117,8 +120,8 @@ def _check_move(board: Board, unit: Unit, order: Move) -> Move:
             if adjacent:
                 raise Illegal(f"no fleets could convoy A {unit.province} to {destination}")
             raise Illegal(f"{destination} is not next to {unit.province} and no convoy route is possible")
-    if _as_on_board(order, unit) and order.destination == destination and order.via_convoy == via_convoy \
-            and not order.waypoints:
+    if order.unit is unit.kind and order.location == unit.location and order.destination == destination \
+            and order.via_convoy == via_convoy and not order.waypoints:
         return order
     return Move(unit.kind, unit.location, destination, via_convoy)
 
@@ -135,10 +138,11 @@ def _supported_move_possible(board: Board, target: Unit, destination: Location, 
         ):
             raise Illegal(f"A {target.province} cannot reach {province}")
         return province
-    locations = board.game_map.fleet_locations(province)
-    if province in board.rules.double_move_ends(board.game_map, target.location):
+    locations = board.fleet_locations[province]
+    rules = board.rules
+    if rules.double_moves and province in rules.double_move_ends(board.game_map, target.location):
         return destination if destination in locations else province
-    if coast_of(destination) is not None and destination in locations:
+    if province != destination and destination in locations:  # a coast the province has
         if not board.game_map.fleet_can_move(target.location, destination):
             raise Illegal(f"F {target.location} cannot reach {destination}")
         return destination
@@ -148,18 +152,21 @@ def _supported_move_possible(board: Board, target: Unit, destination: Location, 
 
 
 def _check_support_hold(board: Board, unit: Unit, order: SupportHold) -> SupportHold:
-    target = _target_unit(board, order.target, "support")
-    if target.province == unit.province:
+    target = board.unit_at.get(province_of(order.target)) or _target_unit(board, order.target, "support")
+    province = target.province
+    if province == unit.province:
         raise Illegal("a unit cannot support itself")
-    if not _reaches(board, unit, target.province):
+    if province not in (board.army_neighbours[unit.province] if unit.kind is ARMY
+                        else board.fleet_reaches.get(unit.location, ())):  # ``_reaches`` inline
         raise Illegal(f"{unit} cannot reach {target.province}, so cannot support there")
-    if _as_on_board(order, unit) and order.target_unit is target.kind and order.target == target.location:
+    if order.unit is unit.kind and order.location == unit.location and order.target_unit is target.kind \
+            and order.target == target.location:
         return order
     return SupportHold(unit.kind, unit.location, target.kind, target.location)
 
 
 def _check_support_move(board: Board, unit: Unit, order: SupportMove) -> SupportMove:
-    target = _target_unit(board, order.target, "support")
+    target = board.unit_at.get(province_of(order.target)) or _target_unit(board, order.target, "support")
     destination = province_of(order.destination)
     if target.province == unit.province:
         raise Illegal("a unit cannot support its own move")
@@ -167,30 +174,34 @@ def _check_support_move(board: Board, unit: Unit, order: SupportMove) -> Support
         raise Illegal("a unit cannot support a move into its own province")
     if destination == target.province:
         raise Illegal("a unit cannot move to its own province")
-    if not _reaches(board, unit, destination):
+    if destination not in (board.army_neighbours[unit.province] if unit.kind is ARMY
+                           else board.fleet_reaches.get(unit.location, ())):  # ``_reaches`` inline
         raise Illegal(f"{unit} cannot reach {destination}, so cannot support a move there")
-    named = _supported_move_possible(board, target, order.destination, unit.province)
-    if (_as_on_board(order, unit) and order.target_unit is target.kind and order.target == target.location
-            and order.destination == named):
+    if target.kind is ARMY and destination in board.army_neighbours[target.province]:
+        named = destination  # the common case of ``_supported_move_possible``: a move by land
+    else:
+        named = _supported_move_possible(board, target, order.destination, unit.province)
+    if (order.unit is unit.kind and order.location == unit.location and order.target_unit is target.kind
+            and order.target == target.location and order.destination == named):
         return order
     return SupportMove(unit.kind, unit.location, target.kind, target.location, named)
 
 
 def _check_convoy(board: Board, unit: Unit, order: Convoy) -> Convoy:
-    if unit.kind is not FLEET or not board.rules.can_convoy_from(board.game_map.provinces[unit.province]):
+    if unit.kind is not FLEET or unit.province not in board.convoy_waters:
         raise Illegal(f"{unit} cannot convoy: only fleets at sea convoy")
-    target = _target_unit(board, order.target, "convoy")
+    target = board.unit_at.get(province_of(order.target)) or _target_unit(board, order.target, "convoy")
     if target.kind is not ARMY:
         raise Illegal(f"{target} is not an army; only armies can be convoyed")
     destination = province_of(order.destination)
     if destination == target.province:
         raise Illegal("a unit cannot move to its own province")
-    if not (board.is_coastal(target.province) and board.is_coastal(destination)):
+    if target.province not in board.coasts or destination not in board.coasts:
         raise Illegal(f"an army cannot be convoyed from {target.province} to {destination}")
     if unit.province not in board.necessary_fleets(target.province, destination):
         raise Illegal(f"{unit} is not on any convoy route from {target.province} to {destination}")
-    if (_as_on_board(order, unit) and order.target_unit is target.kind and order.target == target.location
-            and order.destination == destination):
+    if (order.unit is unit.kind and order.location == unit.location and order.target_unit is target.kind
+            and order.target == target.location and order.destination == destination):
         return order
     return Convoy(unit.kind, unit.location, target.kind, target.location, destination)
 
@@ -225,7 +236,7 @@ def _check_hold(board: Board, unit: Unit, order: Hold) -> Hold:
     return order if _as_on_board(order, unit) else Hold(unit.kind, unit.location)
 
 
-_MOVEMENT_CHECKS: dict[type, Callable[[Board, Unit, Any], Order]] = {
+MOVEMENT_CHECKS: dict[type, Callable[[Board, Unit, Any], Order]] = {
     Hold: _check_hold,
     Move: _check_move,
     SupportHold: _check_support_hold,
@@ -240,7 +251,7 @@ order's exact type: the order kinds have no subclasses)."""
 def check_movement_order(board: Board, power: str, order: Order) -> Order:
     """Normalise a movement-phase order of ``power`` to the board, or raise
     ``Illegal`` with the reason (the unit then holds)."""
-    check = _MOVEMENT_CHECKS.get(type(order))
+    check = MOVEMENT_CHECKS.get(type(order))
     if check is None:
         raise Illegal(f"'{order}' is not an order for a movement phase")
     unit = board.unit_at.get(province_of(order.location))  # type: ignore[union-attr]

@@ -154,7 +154,7 @@ class GameMap:
     def fleet_moves_into(self, origin: Location, province: str) -> tuple[Location, ...]:
         """The locations of ``province`` a fleet on ``origin`` can move to,
         in the order of ``fleet_locations`` (empty if none)."""
-        return _fleet_moves_into(self).get(origin, {}).get(province, ())
+        return fleet_moves_into_table(self).get(origin, {}).get(province, ())
 
     def can_stand(self, kind: UnitType, location: Location) -> bool:
         """True when a unit of ``kind`` can stand on ``location``."""
@@ -214,7 +214,9 @@ def _fleet_locations(game_map: GameMap) -> dict[str, tuple[Location, ...]]:
 
 
 @cache
-def _fleet_moves_into(game_map: GameMap) -> dict[Location, dict[str, tuple[Location, ...]]]:
+def fleet_moves_into_table(game_map: GameMap) -> dict[Location, dict[str, tuple[Location, ...]]]:
+    """Fleet location -> province -> the locations of that province a fleet
+    there can move to (``GameMap.fleet_moves_into`` reads it)."""
     table: dict[Location, dict[str, tuple[Location, ...]]] = {}
     for province in game_map.provinces.values():
         for location, targets in province.fleet.items():

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
+from operator import attrgetter
 from typing import Mapping
 
 Location = str
@@ -67,7 +68,14 @@ class Unit:
         return ("A " if self.kind is ARMY else "F ") + self.location
 
 
-_UNITS: dict[tuple[str, str, bool], Unit] = {}
+POWER = attrgetter("power")
+"""``POWER(x)`` is ``x.power`` (of a unit or a report), for C-level maps over many."""
+PROVINCE = attrgetter("province")
+"""``PROVINCE(unit)`` is ``unit.province``, for C-level maps over many units."""
+
+MADE_UNITS: dict[tuple[str, str, bool], Unit] = {}
+"""The units ``make_unit`` handed out, by (power, location, is an army);
+read it (never write it) to skip the call where units are made in bulk."""
 
 
 def make_unit(power: str, kind: UnitType, location: Location) -> Unit:
@@ -75,11 +83,11 @@ def make_unit(power: str, kind: UnitType, location: Location) -> Unit:
     values, so equal ones made before are handed out again (a bounded
     table per process: the powers, unit types and locations of the maps)."""
     key = (power, location, kind is ARMY)
-    unit = _UNITS.get(key)
+    unit = MADE_UNITS.get(key)
     if unit is None:
-        if len(_UNITS) >= 1 << 16:
-            _UNITS.clear()
-        unit = _UNITS[key] = Unit(power, kind, location)
+        if len(MADE_UNITS) >= 1 << 16:
+            MADE_UNITS.clear()
+        unit = MADE_UNITS[key] = Unit(power, kind, location)
     return unit
 
 

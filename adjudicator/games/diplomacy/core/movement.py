@@ -17,10 +17,12 @@ R29, R30).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import AbstractSet, NamedTuple
 
 from adjudicator.games.diplomacy.core.board import Board, route_exists
-from adjudicator.games.diplomacy.core.model import ARMY, FLEET, Location, Unit, make_unit, province_of
+from adjudicator.games.diplomacy.core.model import (
+    ARMY, FLEET, MADE_UNITS, PROVINCE, Location, Unit, make_unit, province_of,
+)
 from adjudicator.games.diplomacy.core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Transform
 
 
@@ -36,12 +38,15 @@ class UnitOutcome(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class MovementOutcome:
-    """The resolved movement phase: per-unit outcomes keyed by province,
-    units after the phase (dislodged ones excluded), dislodged units with
-    their attacker, and the provinces left empty by a standoff."""
+    """The resolved movement phase: the outcomes of the units whose order
+    did not simply succeed, keyed by province (a unit absent succeeded and
+    was not dislodged), units after the phase (dislodged ones excluded) and
+    the provinces they stand in, dislodged units with their attacker, and
+    the provinces left empty by a standoff."""
 
     outcomes: dict[str, UnitOutcome]
     units: tuple[Unit, ...]
+    occupied: frozenset[str]
     dislodged: tuple[tuple[Unit, str, bool], ...]
     standoffs: frozenset[str]
 
@@ -62,7 +67,7 @@ class _Resolver:
     __slots__ = (
         "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "moves", "decisions", "moves_to",
         "hold_supports", "move_supports", "convoyed", "convoys_for", "unmatched", "resolution", "resolved",
-        "visited", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path",
+        "visited", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths",
     )
 
     def __init__(self, board: Board, orders: dict[str, Order]) -> None:
@@ -70,43 +75,53 @@ class _Resolver:
         self.unit_at = unit_at = board.unit_at
         # Facts fixed by the orders alone, worked out once in one pass: the
         # order, unit and origin of each decision, each move's destination
-        # province, and the decisions of each kind (in the orders' order).
+        # province, the moves into each province, and the decisions of each
+        # kind (in the orders' order).
         decided: dict[str, Order] = dict(orders)  # the double moves split into legs below
         owner: dict[str, Unit] = dict(unit_at)  # decision key -> the unit deciding
         origin: dict[str, str] = dict(zip(unit_at, unit_at))  # decision key -> province the move starts from
         first_leg: dict[str, str] = {}  # second-leg key -> first-leg key
         target: dict[str, str] = {}  # move key -> destination province
+        moves_to: dict[str, list[str]] = {}  # province -> the moves into it
         moves: list[str] = []
         decisions: list[str] = []  # every move, support and convoy key, in order
-        self.orders, self.owner, self.origin, self.first_leg = decided, owner, origin, first_leg
-        self.target, self.moves, self.decisions = target, moves, decisions
         supports: list[str] = []
         convoys: list[str] = []
+        army_moves: list[str] = []  # moves by army, which may go by convoy
         for province, order in orders.items():
             kind = type(order)
             if kind is Move:
-                if order.waypoints and unit_at[province].kind is FLEET:  # type: ignore[union-attr]
-                    unit = unit_at[province]
+                destination = province_of(order.destination)  # type: ignore[union-attr]
+                if order.waypoints and owner[province].kind is FLEET:  # type: ignore[union-attr]
                     middle = order.waypoints[0]  # type: ignore[union-attr]
                     leg = province + SECOND_LEG
                     decided[province] = Move(order.unit, order.location, middle)  # type: ignore[union-attr]
                     decided[leg] = Move(order.unit, middle, order.destination)  # type: ignore[union-attr]
-                    owner[leg], origin[leg], first_leg[leg] = unit, province_of(middle), province
+                    owner[leg], origin[leg], first_leg[leg] = owner[province], province_of(middle), province
                     target[province] = province_of(middle)
-                    target[leg] = province_of(order.destination)  # type: ignore[union-attr]
+                    target[leg] = destination
+                    moves_to.setdefault(province_of(middle), []).append(province)
+                    moves_to.setdefault(destination, []).append(leg)
                     moves += (province, leg)
                     decisions += (province, leg)
                     continue
-                target[province] = province_of(order.destination)  # type: ignore[union-attr]
+                target[province] = destination
+                if destination in moves_to:
+                    moves_to[destination].append(province)
+                else:
+                    moves_to[destination] = [province]
                 moves.append(province)
                 decisions.append(province)
+                if owner[province].kind is ARMY:
+                    army_moves.append(province)
             elif kind is SupportHold or kind is SupportMove:
                 supports.append(province)
                 decisions.append(province)
             elif kind is Convoy:
                 convoys.append(province)
                 decisions.append(province)
-        self.moves_to: dict[str, list[str]] = {}
+        self.orders, self.owner, self.origin, self.first_leg = decided, owner, origin, first_leg
+        self.target, self.moves, self.decisions, self.moves_to = target, moves, decisions, moves_to
         self.hold_supports: dict[str, list[str]] = {}
         self.move_supports: dict[str, list[str]] = {}
         self.convoyed: set[str] = set()
@@ -118,47 +133,61 @@ class _Resolver:
         self.cycle: list[str] = []
         self.guess_based = False
         self.recursion_hits = 0
-        self._index(supports, convoys)
+        self.paths: dict[str, bool] = {}  # convoyed move -> its path, once its fleets are settled
+        if army_moves:
+            self._convoyed(army_moves, convoys)
+        if supports or convoys:
+            self._index(supports, convoys)
         # Head-to-head battles: two moves by land into each other's province
         # (never a convoyed move nor a leg of a double move, ruling R30).
         convoyed = self.convoyed
-        self.opposing: dict[str, str | None] = {}
-        for key in moves:
-            destination = target[key]
-            self.opposing[key] = (
-                destination
-                if target.get(destination) == key and key not in convoyed and destination not in convoyed
-                and key not in first_leg
-                else None
-            )
-        self.needs_path = convoyed | set(first_leg)  # moves whose path is a decision
+        self.opposing: dict[str, str | None] = {
+            key: destination
+            if target.get(destination) == key and key not in convoyed and destination not in convoyed
+            and key not in first_leg
+            else None
+            for key, destination in target.items()
+        }
+        self.needs_path = convoyed | first_leg.keys() if first_leg else convoyed  # moves whose path is a decision
+        # Decisions that depend on no other are settled at once: a plain move
+        # by land into an empty province nobody else enters, when nobody
+        # supports it (the supports and convoys nobody attacks: ``_index``).
+        resolution, resolved, move_supports = self.resolution, self.resolved, self.move_supports
+        for province in moves:
+            destination = target[province]
+            if (
+                destination not in unit_at
+                and len(moves_to[destination]) == 1
+                and province not in convoyed
+                and province not in first_leg
+                and province not in move_supports
+            ):
+                resolution[province] = True
+                resolved.add(province)
 
     # --- set-up -------------------------------------------------------------
 
-    def _index(self, supports: list[str], convoys: list[str]) -> None:
-        orders, unit_at, target, moves_to = self.orders, self.unit_at, self.target, self.moves_to
+    def _convoyed(self, army_moves: list[str], convoys: list[str]) -> None:
+        """Which moves by army go by convoy, and the fleets convoying each."""
+        orders, unit_at, target = self.orders, self.unit_at, self.target
         convoying: dict[tuple[str, str], set[str]] = {}  # (army, destination) -> fleets convoying it there
         for fleet in convoys:
             convoy: Convoy = orders[fleet]  # type: ignore[assignment]
             convoying.setdefault((province_of(convoy.target), convoy.destination), set()).add(fleet)
-        army_moves = self.board.game_map.provinces
-        for province in self.moves:
+        neighbours = self.board.army_neighbours
+        for province in army_moves:
             destination = target[province]
-            if destination in moves_to:
-                moves_to[destination].append(province)
-            else:
-                moves_to[destination] = [province]
-            unit = self.owner[province]
-            if unit.kind is not ARMY:
-                continue
             fleets = convoying.get((province, destination)) if convoying else None
             if (
-                destination not in army_moves[province].army
+                destination not in neighbours[province]
                 or orders[province].via_convoy  # type: ignore[union-attr]
-                or (fleets and any(unit_at[f].power == unit.power for f in fleets))
+                or (fleets and any(unit_at[f].power == unit_at[province].power for f in fleets))
             ):
                 self.convoyed.add(province)
                 self.convoys_for[province] = set() if fleets is None else fleets
+
+    def _index(self, supports: list[str], convoys: list[str]) -> None:
+        orders, target, moves_to = self.orders, self.target, self.moves_to
         for province in supports:
             order: SupportHold | SupportMove = orders[province]  # type: ignore[assignment]
             if type(order) is SupportHold:
@@ -188,22 +217,9 @@ class _Resolver:
         for province in self.unmatched:
             resolution[province] = False
             resolved.add(province)
-        # Decisions that depend on no other are settled at once: a support or
-        # convoy nobody attacks is given, and so is a plain move by land into
-        # an empty province nobody else enters, when nobody supports it.
+        # A support or convoy nobody attacks is given.
         for province in (*supports, *convoys):
             if province not in moves_to and province not in resolved:
-                resolution[province] = True
-                resolved.add(province)
-        for province in self.moves:
-            destination = target[province]
-            if (
-                destination not in unit_at
-                and len(moves_to[destination]) == 1
-                and province not in self.convoyed
-                and province not in self.first_leg
-                and province not in self.move_supports
-            ):
                 resolution[province] = True
                 resolved.add(province)
 
@@ -215,28 +231,36 @@ class _Resolver:
     # --- the guess algorithm (DATC 5.F) -------------------------------------
 
     def resolve(self, key: str) -> bool:
+        resolution, cycle, visited = self.resolution, self.cycle, self.visited
         if key in self.resolved:
-            return self.resolution[key]
-        if key in self.cycle:
+            return resolution[key]
+        if key in cycle:
             self.guess_based = True
-            return self.resolution[key]
-        if key in self.visited:
-            self.cycle.append(key)
+            return resolution[key]
+        if key in visited:
+            cycle.append(key)
             self.guess_based = True
             self.recursion_hits += 1
-            return self.resolution[key]
-        self.visited.add(key)
-        old_cycle_length = len(self.cycle)
+            return resolution[key]
+        visited.add(key)
+        old_cycle_length = len(cycle)
         old_guess_based = self.guess_based
         old_recursion_hits = self.recursion_hits
         self.guess_based = False
-        self.resolution[key] = False
-        first = self.adjudicate(key)
+        resolution[key] = False
+        order = self.orders[key]
+        kind = type(order)  # ``adjudicate`` inline
+        if kind is Move:
+            first = self._move_succeeds(key)
+        elif kind is Convoy:
+            first = self._convoy_holds(key)
+        else:
+            first = self._support_given(key, order)  # type: ignore[arg-type]
         if not self.guess_based:  # no guess was needed: settled (``_settle`` inlined, the common case)
             self.guess_based = old_guess_based
-            self.resolution[key] = first
+            resolution[key] = first
             self.resolved.add(key)
-            self.visited.discard(key)
+            visited.discard(key)
             return first
         if key in self.cycle:
             self.recursion_hits -= 1
@@ -324,9 +348,15 @@ class _Resolver:
             return True
         if key in self.first_leg:
             return self.resolve(self.first_leg[key])
+        known = self.paths.get(key)
+        if known is not None:
+            return known
         fleets = self.convoys_for[key]
         destination = self.target[key]
-        return route_exists(key, destination, lambda fleet: fleet in fleets and self.resolve(fleet), self.board)
+        found = route_exists(key, destination, lambda fleet: fleet in fleets and self.resolve(fleet), self.board)
+        if fleets <= self.resolved:
+            self.paths[key] = found  # settled fleets only: asking again gives the same
+        return found
 
     def _given(self, supporters: list[str] | None, excluded_power: str | None = None) -> int:
         if not supporters:
@@ -354,17 +384,6 @@ class _Resolver:
             return None
         return defender
 
-    def attack_strength(self, key: str) -> int:
-        if key in self.needs_path and not self.path(key):
-            return 0
-        defender = self.defender(key)
-        supporters = self.move_supports.get(key)
-        if defender is None:
-            return 1 + self._given(supporters) if supporters else 1
-        if defender.power == self.owner[key].power:
-            return 0
-        return 1 + self._given(supporters, excluded_power=defender.power) if supporters else 1
-
     def prevent_strength(self, key: str) -> int:
         if key in self.needs_path and not self.path(key):
             return 0
@@ -374,11 +393,25 @@ class _Resolver:
         return 1 + self._given(self.move_supports.get(key))
 
     def _move_succeeds(self, key: str) -> bool:
-        attack = self.attack_strength(key)
-        if attack == 0:
+        # The attack strength first, with ``defender`` inline: no path, or a
+        # defender of the mover's own power, means strength 0 (the questions
+        # asked in the order of DATC 5.B, which the guess algorithm depends on).
+        if key in self.needs_path and not self.path(key):
             return False
-        destination = self.target[key]
+        target, resolution, resolved = self.target, self.resolution, self.resolved
+        destination = target[key]
         opponent = self.opposing[key]
+        defender = self.unit_at.get(destination)
+        if defender is not None and destination in target and opponent is None \
+                and (resolution[destination] if destination in resolved else self.resolve(destination)):
+            defender = None
+        supporters = self.move_supports.get(key)
+        if defender is None:
+            attack = 1 + self._given(supporters) if supporters else 1
+        elif defender.power == self.owner[key].power:
+            return False
+        else:
+            attack = 1 + self._given(supporters, excluded_power=defender.power) if supporters else 1
         if opponent is not None:
             # The defend strength of the unit met head to head.
             if attack <= 1 + self._given(self.move_supports.get(opponent)):
@@ -402,7 +435,8 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
 
     ``orders`` holds one legal, normalised order for every unit on the
     board, keyed by province (units without a legal order hold).  The
-    result gives every unit's outcome, the units after the phase, the
+    result gives the outcome of every unit whose order did not simply
+    succeed, the units after the phase and the provinces they stand in, the
     dislodged units (unit, attacker's province, whether the attacker was
     convoyed) and the standoff provinces.
     """
@@ -412,18 +446,20 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
         if key not in resolved:
             resolve(key)
     unit_at, resolution, target, moves_to = board.unit_at, resolver.resolution, resolver.target, resolver.moves_to
-    final: dict[str, Location] = {}
     first_leg, decided = resolver.first_leg, resolver.orders
-    for province in resolver.moves:
-        if first_leg:
+    final: dict[str, Location]  # province -> where its unit moved
+    if first_leg:
+        final = {}
+        for province in resolver.moves:
             if province in first_leg:
                 continue  # a second leg: its unit is the one of the first
             leg = province + SECOND_LEG
             if leg in target and resolution[leg]:
                 final[province] = decided[leg].destination  # type: ignore[union-attr]
-                continue
-        if resolution[province]:
-            final[province] = decided[province].destination  # type: ignore[union-attr]
+            elif resolution[province]:
+                final[province] = decided[province].destination  # type: ignore[union-attr]
+    else:
+        final = {key: decided[key].destination for key in resolver.moves if resolution[key]}  # type: ignore[union-attr]
     dislodger: dict[str, str] = {}
     for province, attackers in moves_to.items():
         if province in unit_at and province not in final:
@@ -434,32 +470,35 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
     outcomes: dict[str, UnitOutcome] = {}
     units: list[Unit] = []
     dislodged: list[tuple[Unit, str, bool]] = []
+    made = MADE_UNITS
     for province, unit in unit_at.items():
         order = orders[province]
-        kind = type(order)
+        if province in final:
+            location = final[province]
+            moved = made.get((unit.power, location, unit.kind is ARMY))  # ``make_unit`` inline
+            units.append(moved if moved is not None else make_unit(unit.power, unit.kind, location))
+            if location != order.destination:  # type: ignore[union-attr]
+                outcomes[province] = _outcome(resolver, province, order, None, final)
+            continue
         if province in dislodger:
             attacker = dislodger[province]
             origin = resolver.origin[attacker]
             outcomes[province] = _outcome(resolver, province, order, origin, final)
             dislodged.append((unit, origin, attacker in resolver.convoyed))
-        elif province in final:
-            location = final[province]
-            units.append(make_unit(unit.power, unit.kind, location))
-            success = location == order.destination  # type: ignore[union-attr]
-            outcomes[province] = _SUCCEEDED if success else _outcome(resolver, province, order, None, final)
+            continue
+        kind = type(order)
+        if kind is Transform:
+            location = unit.province if order.coast is None else f"{unit.province}/{order.coast}"  # type: ignore[union-attr]
+            units.append(make_unit(unit.power, order.into, location))  # type: ignore[union-attr]
         else:
-            if kind is Transform:
-                location = unit.province if order.coast is None else f"{unit.province}/{order.coast}"  # type: ignore[union-attr]
-                units.append(make_unit(unit.power, order.into, location))  # type: ignore[union-attr]
-            else:
-                units.append(unit)
-            # The common outcomes first: a hold, a support given, not dislodged.
-            if kind is Hold or ((kind is SupportHold or kind is SupportMove) and resolution[province]):
-                outcomes[province] = _SUCCEEDED
-            else:
-                outcomes[province] = _outcome(resolver, province, order, None, final)
+            units.append(unit)
+        # The common outcomes first: a hold, a support given, not dislodged.
+        if kind is not Hold and not ((kind is SupportHold or kind is SupportMove) and resolution[province]):
+            outcome = _outcome(resolver, province, order, None, final)
+            if outcome is not _SUCCEEDED:
+                outcomes[province] = outcome
 
-    occupied = {u.province for u in units}
+    occupied = frozenset(map(PROVINCE, units))
     standoffs = set()
     needs_path, path = resolver.needs_path, resolver.path
     for key in resolver.moves:
@@ -473,7 +512,7 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
         )
         if destination not in occupied and not lost_head_to_head:
             standoffs.add(destination)
-    return MovementOutcome(outcomes, tuple(units), tuple(dislodged), frozenset(standoffs))
+    return MovementOutcome(outcomes, tuple(units), occupied, tuple(dislodged), frozenset(standoffs))
 
 
 def _move_failure(resolver: _Resolver, key: str, order: Move) -> str:
@@ -520,7 +559,7 @@ def _outcome(
 
 
 def retreat_options(
-    board: Board, unit: Unit, attacker: str, by_convoy: bool, occupied: set[str], standoffs: frozenset[str]
+    board: Board, unit: Unit, attacker: str, by_convoy: bool, occupied: AbstractSet[str], standoffs: frozenset[str]
 ) -> tuple[Location, ...]:
     """Where a dislodged ``unit`` may retreat: next to it, empty after the
     movement phase, not a standoff province, and not the attacker's province

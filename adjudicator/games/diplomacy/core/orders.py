@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from adjudicator.games.diplomacy.core.model import ARMY, Location, UnitType
+from adjudicator.games.diplomacy.core.model import ARMY, FLEET, Location, UnitType
 
 
 def _unit_text(kind: UnitType | None, location: Location) -> str:
@@ -50,8 +50,11 @@ class Move:
     waypoints: tuple[Location, ...] = ()
 
     def __str__(self) -> str:
+        # ``_unit_text`` inline here and in the support and convoy texts
+        # (a phase writes one per order).
+        unit = self.unit
         legs = " - ".join((*self.waypoints, self.destination)) if self.waypoints else self.destination
-        text = f"{_unit_text(self.unit, self.location)} - {legs}"
+        text = f"{'A ' if unit is ARMY else 'F ' if unit is FLEET else ''}{self.location} - {legs}"
         return f"{text} VIA CONVOY" if self.via_convoy else text
 
 
@@ -65,7 +68,11 @@ class SupportHold:
     target: Location
 
     def __str__(self) -> str:
-        return f"{_unit_text(self.unit, self.location)} S {_unit_text(self.target_unit, self.target)}"
+        unit, target = self.unit, self.target_unit
+        return (
+            f"{'A ' if unit is ARMY else 'F ' if unit is FLEET else ''}{self.location} S "
+            f"{'A ' if target is ARMY else 'F ' if target is FLEET else ''}{self.target}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +87,10 @@ class _ForAMove:
     verb = ""
 
     def __str__(self) -> str:
+        unit, target = self.unit, self.target_unit
         return (
-            f"{_unit_text(self.unit, self.location)} {self.verb} "
-            f"{_unit_text(self.target_unit, self.target)} - {self.destination}"
+            f"{'A ' if unit is ARMY else 'F ' if unit is FLEET else ''}{self.location} {self.verb} "
+            f"{'A ' if target is ARMY else 'F ' if target is FLEET else ''}{self.target} - {self.destination}"
         )
 
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from itertools import starmap
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
 
 from adjudicator.games.diplomacy.core.legality import tidy_order
 from adjudicator.games.diplomacy.core.mapdata import GameMap
@@ -18,13 +17,13 @@ SUCCEEDS = "succeeds"
 FAILS = "fails"
 INVALID = "invalid"
 
-_set = object.__setattr__
-
-
-@dataclass(frozen=True, slots=True)
-class OrderReport:
+class OrderReport(NamedTuple):
     """One line of a turn report: what a power wrote, how it was read,
-    and what came of it (``succeeds``, ``fails`` or ``invalid``)."""
+    and what came of it (``succeeds``, ``fails`` or ``invalid``).
+
+    A named tuple (immutable, compared by value) rather than a dataclass:
+    a phase makes one per order, and ``as_reports`` makes them all from the
+    entries' lists in one C call each."""
 
     power: str
     text: str
@@ -33,15 +32,13 @@ class OrderReport:
     result: str
     reason: str
 
-    def __init__(self, power: str, text: str, order: str, valid: bool, result: str, reason: str) -> None:
-        # What dataclass would write, with ``object.__setattr__`` looked up
-        # once per module rather than per field (a phase builds one per order).
-        _set(self, "power", power)
-        _set(self, "text", text)
-        _set(self, "order", order)
-        _set(self, "valid", valid)
-        _set(self, "result", result)
-        _set(self, "reason", reason)
+
+_new_report = partial(tuple.__new__, OrderReport)
+
+
+def as_reports(entries: Iterable[Sequence[Any]]) -> tuple[OrderReport, ...]:
+    """The reports of entries ``[power, text, order, valid, result, reason]``."""
+    return tuple(map(_new_report, entries))
 
 
 def parse_power_orders(
@@ -104,4 +101,4 @@ class OrderBook:
 
     def reports(self) -> tuple[OrderReport, ...]:
         """All reports so far."""
-        return tuple(starmap(OrderReport, self._entries))
+        return as_reports(self._entries)
