@@ -551,6 +551,7 @@ def test_mails_sharing_a_body_reach_the_smtp_server_as_the_same_bytes_as_whole_m
         text = "Frühjahr 1618\n.\n..Zeile mit Punkt\nA Wien - Böhmen\n"
         whole = composed_mail(config, addresses[0], "Spiel g1: F1618", text, NOW, html="<p>Bericht</p>",
                               attachments=images)
+        assert b"\r\n..Zeile" in whole or b"\r\n.\r\n" in whole  # a line the SMTP encoding has to dot-stuff
         with store.transaction() as db:
             ids = queue_to_all(store, db, config, addresses, "Spiel g1: F1618", text, NOW, composed=whole)
         assert store.connection.execute("SELECT COUNT(*) FROM outbox_bodies").fetchone() == (1,)
@@ -571,3 +572,37 @@ def test_mails_sharing_a_body_reach_the_smtp_server_as_the_same_bytes_as_whole_m
         assert own is not None
         assert message_id.sub(own.group(0), expected.replace(b"\r\n", b"\n")) == stored.message.replace(b"\r\n", b"\n")
     assert received[0] == whole
+
+
+@pytest.mark.parametrize("message", [
+    b"", b".", b"..", b"\r\n", b"a\r\nb", b"a\r\nb\r\n", b".a\r\n.b\r\n..c\r\n", b"a\nb", b"a\rb", b"a\r\r\nb",
+    b"a\n\rb", b"\n.x", b"\r.x\r\n", b".\r\n.\r\n", b"x\r\n.\n.\r.", "Grüße\r\n.ä\r\n".encode(),
+    b"\r\n".join([b"QUJD" * 19] * 500) + b"\r\n.\r\n",
+])
+def test_the_cheap_smtp_encoding_gives_the_bytes_of_aiosmtplibs_own(message: bytes) -> None:
+    import re
+
+    from adjudicator.service import smtpwire
+
+    endings, periods = re.compile(rb"(?:\r\n|\n|\r(?!\n))"), re.compile(rb"(?m)^\.")
+
+    def slow(raw: bytes) -> bytes:  # aiosmtplib 5's normalize_message_line_endings
+        raw = endings.sub(b"\r\n", raw)
+        return raw if raw.endswith(b"\r\n") else raw + b"\r\n"
+
+    assert smtpwire.normalized(message, slow) == slow(message)
+    assert smtpwire.dots_doubled(message) == periods.sub(b"..", message)
+    assert smtpwire.dots_doubled(slow(message)) == periods.sub(b"..", slow(message))
+
+
+def test_the_cheap_smtp_encoding_is_the_one_aiosmtplib_uses() -> None:
+    import aiosmtplib.protocol
+    import aiosmtplib.smtp
+
+    from adjudicator.service import smtpwire
+
+    assert smtpwire.install() and smtpwire.install()  # installed with the outbox; again: nothing changes
+    assert aiosmtplib.protocol.normalize_message_line_endings is aiosmtplib.smtp.normalize_message_line_endings
+    assert getattr(aiosmtplib.protocol.normalize_message_line_endings, "_adjudicator_fast", False)
+    assert aiosmtplib.protocol.PERIOD_REGEX.sub(b"..", b".a\r\n.b") == b"..a\r\n..b"
+    assert aiosmtplib.protocol.PERIOD_REGEX.sub(b"!", b".a\n.b") == b"!a\n!b"  # any other use: the expression
