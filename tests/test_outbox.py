@@ -604,5 +604,8 @@ def test_the_cheap_smtp_encoding_is_the_one_aiosmtplib_uses() -> None:
     assert smtpwire.install() and smtpwire.install()  # installed with the outbox; again: nothing changes
     assert aiosmtplib.protocol.normalize_message_line_endings is aiosmtplib.smtp.normalize_message_line_endings
     assert getattr(aiosmtplib.protocol.normalize_message_line_endings, "_adjudicator_fast", False)
+    encode = aiosmtplib.protocol.normalize_message_line_endings
+    first, second = b"a\nb", b"c\r\n"
+    assert [encode(first), encode(first), encode(second), encode(first)] == [b"a\r\nb\r\n"] * 2 + [second, b"a\r\nb\r\n"]
     assert aiosmtplib.protocol.PERIOD_REGEX.sub(b"..", b".a\r\n.b") == b"..a\r\n..b"
     assert aiosmtplib.protocol.PERIOD_REGEX.sub(b"!", b".a\n.b") == b"!a\n!b"  # any other use: the expression
