@@ -32,7 +32,7 @@ from adjudicator.mail.compose import check_address
 from adjudicator.service import smtpwire
 from adjudicator.service.store import OutboundMail, Store
 
-smtpwire.install()  # S41: the same bytes on the wire, without three regular expressions over each mail
+smtpwire.install()  # S41: the same bytes on the wire, without regular expressions over each mail
 
 TLS_MODES = ("none", "starttls", "ssl")
 """``none``: plain SMTP; ``starttls``: plain, then STARTTLS (required);
