@@ -517,3 +517,95 @@ def test_mail_the_server_accepted_is_marked_sent_even_when_the_round_is_cut_off(
     assert send(store, settings_for(mail_server), NOW + timedelta(seconds=1)).sent == 1
     received = [m["Message-ID"] for m in mail_server.fetch_all(ida.address, ida.password)]
     assert received == ["<c0@pbem.test>", "<c1@pbem.test>", "<c3@pbem.test>"]
+
+
+def test_mails_sharing_a_body_reach_the_smtp_server_as_the_same_bytes_as_whole_mails(store: Store) -> None:
+    """S40: a report to several players stores its body once, yet each
+    player's mail leaves byte for byte as the mail stored whole would
+    (the judge's readdressed copy, Message-ID aside, which is random)."""
+    import re
+
+    from aiosmtpd.controller import Controller
+
+    from adjudicator.config import Config
+    from adjudicator.mail.compose import readdressed
+    from adjudicator.service.notify import composed_mail, queue_to_all
+    from adjudicator.service.store import content_hash
+
+    received: list[bytes] = []
+
+    class Keep:
+        async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
+            received.append(bytes(getattr(envelope, "original_content")))
+            return "250 OK"
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        config = Config()
+        addresses = ["erster@example.org", "zweite@example.org", "dritter@example.org"]
+        images = [Attachment("karte.png", "image/png", PNG * 40, "karte@pbem.test")]
+        text = "Frühjahr 1618\n.\n..Zeile mit Punkt\nA Wien - Böhmen\n"
+        whole = composed_mail(config, addresses[0], "Spiel g1: F1618", text, NOW, html="<p>Bericht</p>",
+                              attachments=images)
+        assert b"\r\n..Zeile" in whole or b"\r\n.\r\n" in whole  # a line the SMTP encoding has to dot-stuff
+        with store.transaction() as db:
+            ids = queue_to_all(store, db, config, addresses, "Spiel g1: F1618", text, NOW, composed=whole)
+        assert store.connection.execute("SELECT COUNT(*) FROM outbox_bodies").fetchone() == (1,)
+        heads = store.connection.execute("SELECT SUM(LENGTH(message)) FROM outbox").fetchone()[0]
+        assert heads < len(whole) // 2  # the body, the most of each mail, is not stored per player
+        send(store, SmtpSettings(host="127.0.0.1", port=port, tls="none", envelope_from=JUDGE, timeout=10.0), NOW)
+    finally:
+        controller.stop()
+
+    message_id = re.compile(rb"^Message-ID: <[^>]*>$", re.MULTILINE)
+    assert len(received) == 3
+    for index, (address, mail_id, got) in enumerate(zip(addresses, ids, received)):
+        stored = store.outbound(mail_id)
+        assert got == stored.message
+        assert content_hash(stored.message) == mail_id and stored.recipients == (address,)
+        expected = whole if index == 0 else readdressed(whole, address)
+        own = message_id.search(stored.message.replace(b"\r\n", b"\n"))
+        assert own is not None
+        assert message_id.sub(own.group(0), expected.replace(b"\r\n", b"\n")) == stored.message.replace(b"\r\n", b"\n")
+    assert received[0] == whole
+
+
+@pytest.mark.parametrize("message", [
+    b"", b".", b"..", b"\r\n", b"a\r\nb", b"a\r\nb\r\n", b".a\r\n.b\r\n..c\r\n", b"a\nb", b"a\rb", b"a\r\r\nb",
+    b"a\n\rb", b"\n.x", b"\r.x\r\n", b".\r\n.\r\n", b"x\r\n.\n.\r.", "Grüße\r\n.ä\r\n".encode(),
+    b"\r\n".join([b"QUJD" * 19] * 500) + b"\r\n.\r\n",
+])
+def test_the_cheap_smtp_encoding_gives_the_bytes_of_aiosmtplibs_own(message: bytes) -> None:
+    import re
+
+    from adjudicator.service import smtpwire
+
+    endings, periods = re.compile(rb"(?:\r\n|\n|\r(?!\n))"), re.compile(rb"(?m)^\.")
+
+    def slow(raw: bytes) -> bytes:  # aiosmtplib 5's normalize_message_line_endings
+        raw = endings.sub(b"\r\n", raw)
+        return raw if raw.endswith(b"\r\n") else raw + b"\r\n"
+
+    assert smtpwire.normalized(message, slow) == slow(message)
+    assert smtpwire.dots_doubled(message) == periods.sub(b"..", message)
+    assert smtpwire.dots_doubled(slow(message)) == periods.sub(b"..", slow(message))
+
+
+def test_the_cheap_smtp_encoding_is_the_one_aiosmtplib_uses() -> None:
+    import aiosmtplib.protocol
+    import aiosmtplib.smtp
+
+    from adjudicator.service import smtpwire
+
+    assert smtpwire.install() and smtpwire.install()  # installed with the outbox; again: nothing changes
+    assert aiosmtplib.protocol.normalize_message_line_endings is aiosmtplib.smtp.normalize_message_line_endings
+    assert getattr(aiosmtplib.protocol.normalize_message_line_endings, "_adjudicator_fast", False)
+    encode = aiosmtplib.protocol.normalize_message_line_endings
+    first, second = b"a\nb", b"c\r\n"
+    assert [encode(first), encode(first), encode(second), encode(first)] == [b"a\r\nb\r\n"] * 2 + [second, b"a\r\nb\r\n"]
+    assert aiosmtplib.protocol.PERIOD_REGEX.sub(b"..", b".a\r\n.b") == b"..a\r\n..b"
+    assert aiosmtplib.protocol.PERIOD_REGEX.sub(b"!", b".a\n.b") == b"!a\n!b"  # any other use: the expression

@@ -197,3 +197,27 @@ def test_a_few_due_games_are_computed_in_the_judge_without_starting_workers(tmp_
     assert pool.pids() == []
     pool.close()
     store.close()
+
+
+def test_each_worker_gets_several_games_ahead_of_the_writing_and_no_more(tmp_path: Path) -> None:
+    from adjudicator.service.pool import AHEAD
+
+    config, store = seated(tmp_path, GAMES)
+    games = [(g.name, g.phase) for g in store.games()]
+    assert len(games) > AHEAD  # so that the limit shows
+    read: list[str] = []  # one clock reading per game read and handed out
+
+    def clock() -> datetime:
+        read.append("read")
+        return DUE
+
+    pool = PoolPreparer(1, parallel_from=1)
+    try:
+        items = pool.prepared(store, config, games, clock)
+        next(items)  # the first game, or the future of its work
+        assert AHEAD <= len(read) <= AHEAD + 1  # a worker waits on AHEAD games at most, so it never idles for one
+        rest = list(items)
+        assert [item[:2] for item in rest if isinstance(item, tuple)][-1] == games[-1] and len(read) == len(games)
+    finally:
+        pool.close()
+        store.close()

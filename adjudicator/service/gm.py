@@ -352,8 +352,7 @@ def _dry_run(context: GmContext, inner: Tree[Any] | Token, text: str) -> None:
         trial = replace(context, lines=answer, notices={}, attachments=[])
         _carry_out(trial, inner, " ".join(text.split()[1:]))
         send_notices(trial)
-        mails = context.db.execute("SELECT message, recipients FROM outbox WHERE seq > ? ORDER BY seq",
-                                   (before,)).fetchall()
+        mails = context.store.queued_after(context.db, before)
     except GmRefused as refusal:
         answer.append(context.texts("gm_refused", reason=str(refusal)))
         mails = []
@@ -365,11 +364,11 @@ def _dry_run(context: GmContext, inner: Tree[Any] | Token, text: str) -> None:
     distinct: dict[tuple[str, str], list[str]] = {}  # (subject, text) -> recipients: each mail shown once
     sealed = context.game is not None and _keeps_secrets(_module(context), context.game.state)
     for raw, to in mails:
-        message = message_from_bytes(bytes(raw), policy=policy.default)
+        message = message_from_bytes(raw, policy=policy.default)
         body = message.get_body(preferencelist=("plain",))
         content = str(body.get_content()) if body is not None else ""
         content = "\n".join(line for line in content.splitlines() if not line.startswith(":: Power:"))
-        distinct.setdefault((str(message["Subject"]), content), []).extend(to.split("\n"))
+        distinct.setdefault((str(message["Subject"]), content), []).extend(to)
     for (subject, content), addresses in distinct.items():
         context.lines.append(context.texts("gm_would_mail", to=", ".join(addresses), subject=subject))
         if sealed:  # a report or a hand would show sealed plays before they are revealed

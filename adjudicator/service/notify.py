@@ -94,16 +94,20 @@ def queue_to_all(
     """Queue the same mail to each of ``addresses``, one mail each (its own
     To and Message-ID), composed once (``composed``: the mail to the first
     address as ``composed_mail`` made it beforehand, e.g. in a worker
-    process); returns the outbox ids."""
+    process); returns the outbox ids.  The mails share one stored body
+    (``Store.queue_shared``, S40): each is sent as the same bytes as if
+    it were stored whole."""
     if not addresses:
         return []
     message = composed if composed is not None else \
         composed_mail(config, addresses[0], subject, text, now, html=html, attachments=attachments)
-    ids = []
-    for index, address in enumerate(addresses):
-        own = message if index == 0 else readdressed(message, address)
-        ids.append(store.queue_mail(db, (parseaddr(address)[1] or address,), own, now.isoformat()))
-    return ids
+    if len(addresses) == 1:
+        return [store.queue_mail(db, (parseaddr(addresses[0])[1] or addresses[0],), message, now.isoformat())]
+    head, separator, body = message.partition(b"\r\n\r\n")
+    head += separator
+    heads = [(head if index == 0 else readdressed(head, address)) for index, address in enumerate(addresses)]
+    return store.queue_shared(db, [((parseaddr(address)[1] or address,), own) for address, own in zip(addresses, heads)],
+                              body, now.isoformat())
 
 
 def queue_notice(

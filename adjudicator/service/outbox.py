@@ -29,7 +29,10 @@ from datetime import datetime, timedelta
 import aiosmtplib
 
 from adjudicator.mail.compose import check_address
+from adjudicator.service import smtpwire
 from adjudicator.service.store import OutboundMail, Store
+
+smtpwire.install()  # S41: the same bytes on the wire, without regular expressions over each mail
 
 TLS_MODES = ("none", "starttls", "ssl")
 """``none``: plain SMTP; ``starttls``: plain, then STARTTLS (required);

@@ -15,7 +15,7 @@ writes it).
 
 ``InlinePreparer`` does nothing ahead (the judge outside ``serve``, and
 the tests that need no pool); ``PoolPreparer`` keeps ``workers`` worker
-processes (spawned: the judge has threads) and at most ``2 × workers``
+processes (spawned: the judge has threads) and at most ``AHEAD × workers``
 games handed out ahead; it starts them only for ``PARALLEL_FROM`` or more
 games due together (or at ``serve``'s start for a judge with as many
 games), and computes fewer in the judge's own process.  Turn phases are not prepared: their resolution
@@ -142,8 +142,16 @@ starts them at once for a judge with at least that many games with a
 deadline)."""
 
 
+AHEAD = 5
+"""Games handed out ahead per worker: enough that the workers go on while
+the judge's process writes, sends or waits for the disk (a 30JK game takes
+twice a standard one; with 2 per worker the workers waited on the judge,
+issue 20), few enough that the results waiting to be written (a few
+hundred KiB each) stay a few MiB."""
+
+
 class PoolPreparer:
-    """Computes due games in ``workers`` worker processes, ``2 × workers`` ahead."""
+    """Computes due games in ``workers`` worker processes, ``AHEAD × workers`` ahead."""
 
     def __init__(self, workers: int | None = None, parallel_from: int = PARALLEL_FROM) -> None:
         self.workers = workers or worker_count()
@@ -190,7 +198,7 @@ class PoolPreparer:
             return
         waiting: deque[Handed] = deque()
         ahead = iter(games)
-        for _ in range(2 * self.workers):
+        for _ in range(AHEAD * self.workers):
             self._hand_out(store, config, ahead, clock, waiting)
         while waiting:
             head = waiting[0][3]

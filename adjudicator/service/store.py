@@ -246,6 +246,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # S36: a mail is stored sealed until it is handled; ``raw`` then holds it masked
         "ALTER TABLE inbound ADD COLUMN sealed BYTEA",
     ),
+    (
+        # S40 (issue 20): a report to several players stores its body once;
+        # an outbox row with ``body_id`` holds only its own head in ``message``
+        """CREATE TABLE outbox_bodies (
+            id TEXT PRIMARY KEY,
+            body BYTEA NOT NULL
+        )""",
+        "ALTER TABLE outbox ADD COLUMN body_id TEXT",
+        "CREATE INDEX outbox_body ON outbox (body_id)",
+    ),
 )
 
 INBOUND_STATES = ("new", "done", "ignored", "failed", "shunted")
@@ -646,6 +656,38 @@ class Store:
         )
         return identity
 
+    def queue_shared(self, db: Connection, mails: list[tuple[tuple[str, ...], bytes]], body: bytes,
+                     now: str) -> list[str]:
+        """Put several mails with the same body into the outbox (inside the
+        caller's transaction), each given as its recipients and its head (up
+        to and with the blank line that ends it); returns their ids, in
+        order.  Each mail is ``head + body`` (what ``outbound`` gives and
+        its id is the hash of, as ``queue_mail`` would store it), but the
+        body is stored once, however many mails share it (S40)."""
+        body_id = content_hash(body)
+        db.execute("INSERT INTO outbox_bodies (id, body) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", (body_id, body))
+        ids = []
+        for recipients, head in mails:
+            identity = content_hash(head + body)
+            ids.append(identity)
+            if db.execute("SELECT 1 FROM outbox WHERE id = ?", (identity,)).fetchone():
+                continue
+            seq = _next_seq(db, "outbox")
+            db.execute(
+                "INSERT INTO outbox (id, seq, recipients, message, queued_at, next_try, body_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (identity, seq, "\n".join(recipients), head, now, now, body_id),
+            )
+        return ids
+
+    def queued_after(self, db: Connection, seq: int) -> list[tuple[bytes, tuple[str, ...]]]:
+        """Each outbox mail after ``seq`` (in the caller's transaction), in
+        order: its whole message and its recipients."""
+        rows = db.execute("SELECT o.message, b.body, o.recipients FROM outbox o"
+                          " LEFT JOIN outbox_bodies b ON b.id = o.body_id WHERE o.seq > ? ORDER BY o.seq",
+                          (seq,)).fetchall()
+        return [(bytes(head) + bytes(body or b""), tuple(str(to).split("\n"))) for head, body, to in rows]
+
     def due_mail(self, now: str) -> list[OutboundMail]:
         """Unsent mails whose next try is due and that no live claim holds, oldest first."""
         rows = self._db.execute(
@@ -679,16 +721,17 @@ class Store:
     def outbound(self, mail_id: str) -> OutboundMail:
         """An outbox mail by id (``KeyError`` when unknown)."""
         row = self._db.execute(
-            "SELECT id, seq, recipients, message, queued_at, next_try, attempts, sent_at, last_error, gave_up_at"
-            " FROM outbox WHERE id = ?",
+            "SELECT o.id, o.seq, o.recipients, o.message, o.queued_at, o.next_try, o.attempts, o.sent_at,"
+            " o.last_error, o.gave_up_at, b.body FROM outbox o LEFT JOIN outbox_bodies b ON b.id = o.body_id"
+            " WHERE o.id = ?",
             (mail_id,),
         ).fetchone()
         if row is None:
             raise KeyError(mail_id)
-        mail_id, seq, recipients, message, queued_at, next_try, attempts, sent_at, last_error, gave_up = row
+        mail_id, seq, recipients, message, queued_at, next_try, attempts, sent_at, last_error, gave_up, body = row
         return OutboundMail(
-            mail_id, seq, tuple(recipients.split("\n")), bytes(message), queued_at, next_try, attempts, sent_at,
-            last_error, gave_up,
+            mail_id, seq, tuple(recipients.split("\n")), bytes(message) + bytes(body or b""), queued_at, next_try,
+            attempts, sent_at, last_error, gave_up,
         )
 
     def claim_outbound(self, mail_id: str, now: str, until: str, holder: str = "") -> bool:
@@ -1255,6 +1298,8 @@ class Store:
                 " AND COALESCE(handled_at, received_at) < ?", (b"", cutoff)).rowcount
             sent = db.execute("DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < ?)"
                               " OR (gave_up_at IS NOT NULL AND gave_up_at < ?)", (cutoff, cutoff)).rowcount
+            db.execute("DELETE FROM outbox_bodies WHERE NOT EXISTS"
+                       " (SELECT 1 FROM outbox WHERE outbox.body_id = outbox_bodies.id)")
             answers = db.execute("DELETE FROM answers WHERE at < ?", (cutoff,)).rowcount
         return int(emptied), int(sent), int(answers)
 
