@@ -101,3 +101,34 @@ def test_headers_kept_stay_bounded() -> None:
     kept = registry._made  # type: ignore[attr-defined]
     assert len(kept) <= REMEMBERED_HEADERS
     assert all(len(value) <= REMEMBERED_CHARS for _, value in kept)
+
+
+# --- orders parsed once per mail (arrival.as_written_alone) ----------------------
+
+ORDER_MAILS = [
+    "A Par - Bur\nA Mar S A Par - Bur\nF Bre - Mao",
+    "  A Vie - Gal ;  A Bud - Ser;F Tri - Alb  \n\n   a vie h",
+    "A Par - \nF Bre - Nowhere; A Mar S\nhello world\n F Lon C A Yor - Nwy ; ;",
+    "A Mun -> Ruh\nF Kie - Den\tA Ber - Kie\nA Ber S F Kie - Den; A XYZ H\nF Stp/sc - Bot\nF StP(nc) - Bar",
+    "Build A Par\nremove F Bre; waive\nA Par d\nF Nap - Ion via convoy\n\u00e4\u00f6\u00fc - Gal",
+]
+
+
+def test_orders_handed_to_the_adjudicator_are_those_parsing_their_texts_again_gives() -> None:
+    from adjudicator.games.diplomacy.arrival import as_written_alone
+    from adjudicator.games.diplomacy.core.mapdata import load_map
+    from adjudicator.games.diplomacy.core.model import PhaseKind
+    from adjudicator.games.diplomacy.core.notation import parse_orders
+    from adjudicator.games.diplomacy.core.reports import parse_power_orders
+
+    game_map = load_map("standard")
+    rng = random.Random(20)
+    pieces = [line for text in ORDER_MAILS for line in text.split("\n")]
+    mails = ORDER_MAILS + ["\n".join(rng.choice(pieces) for _ in range(rng.randrange(1, 12))) for _ in range(60)]
+    for kind in (PhaseKind.MOVEMENT, PhaseKind.RETREAT, PhaseKind.ADJUSTMENT):
+        for text in mails:
+            parsed = parse_orders(text, game_map, kind)
+            kept = parsed[::2] if len(parsed) > 3 else parsed  # some dropped, as corrected orders are
+            again = parse_power_orders(game_map, {"France": [p.text for p in kept]}, kind)["France"]
+            assert as_written_alone(kept) == again
+            assert [str(p.error) for p in as_written_alone(kept)] == [str(p.error) for p in again]
