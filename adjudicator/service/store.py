@@ -565,25 +565,35 @@ class Store:
         mailbox; with ``keep_bytes`` only that many bytes are kept (``size``
         records the whole).  The mail is kept sealed (``sealing``): the
         database never holds its bytes in clear before it is handled."""
+        return self.save_inbound_many([(raw, source, received_at)], keep_bytes)[0]
+
+    def save_inbound_many(self, mails: list[tuple[bytes, str, str]],
+                          keep_bytes: int | None = None) -> list[tuple[InboundMail, bool]]:
+        """``save_inbound`` of each (raw, source, received_at) in order, all
+        in one transaction (one commit): all are stored or none."""
+        with self.transaction() as db:
+            db.lock("inbound")
+            return [self._save_inbound(db, raw, source, received_at, keep_bytes) for raw, source, received_at in mails]
+
+    def _save_inbound(self, db: Connection, raw: bytes, source: str, received_at: str,
+                      keep_bytes: int | None) -> tuple[InboundMail, bool]:
         identity = mail_identity(raw)
         message_id = _message_id(raw[:65536])
         kept = raw if keep_bytes is None else raw[:keep_bytes]
-        with self.transaction() as db:
-            db.lock("inbound")
-            row = db.execute(
-                "SELECT id FROM inbound WHERE source = ? OR id = ? OR (message_id IS NOT NULL AND message_id = ?)",
-                (source, identity, message_id),
-            ).fetchone()
-            if row is not None:
-                return self._inbound(db, row[0]), False
-            seq = _next_seq(db, "inbound")
-            db.execute(
-                "INSERT INTO inbound (id, seq, source, message_id, received_at, raw, sealed, sender, size)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (identity, seq, source, message_id, received_at, b"", self.mail_key.seal(kept), _sender_key(raw),
-                 len(raw)),
-            )
-            return self._inbound(db, identity), True
+        row = db.execute(
+            "SELECT id FROM inbound WHERE source = ? OR id = ? OR (message_id IS NOT NULL AND message_id = ?)",
+            (source, identity, message_id),
+        ).fetchone()
+        if row is not None:
+            return self._inbound(db, row[0]), False
+        seq = _next_seq(db, "inbound")
+        db.execute(
+            "INSERT INTO inbound (id, seq, source, message_id, received_at, raw, sealed, sender, size)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (identity, seq, source, message_id, received_at, b"", self.mail_key.seal(kept), _sender_key(raw),
+             len(raw)),
+        )
+        return self._inbound(db, identity), True
 
     def inbound(self, mail_id: str) -> InboundMail:
         """A stored incoming mail by id (``KeyError`` when unknown); a mail
