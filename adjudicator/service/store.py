@@ -19,7 +19,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from adjudicator.service.backend import BackendError, connect, describe
 from adjudicator.service.sealing import MailKey, SealError, default_key_path
@@ -474,6 +474,18 @@ def _message_id(raw: bytes) -> str | None:
     return text or None
 
 
+@dataclass(eq=False)
+class Rider:
+    """Work done in the next write transaction of a store, just before it
+    commits (``Store.ride_along``): written together with it or not at all."""
+
+    action: Callable[[Connection], Any]
+    result: Any = None
+    """What ``action`` returned."""
+    committed: bool = False
+    """True once the transaction it rode in has committed."""
+
+
 class Store:
     """The judge's database, migrated on opening: an SQLite file (a path)
     or a PostgreSQL database (a ``postgresql://`` URL)."""
@@ -489,6 +501,7 @@ class Store:
             raise StoreError(str(error)) from error
         self.backend = self._db.backend
         self._in_transaction = False
+        self._riders: list[Rider] = []
         if migrate:
             self.migrate()
 
@@ -508,14 +521,35 @@ class Store:
         work on one game is serialised across every process on the database."""
         self._db.begin()
         self._in_transaction = True
+        riding: list[Rider] = []
         try:
             yield self._db
+            riding, self._riders = self._riders, []
+            for rider in riding:
+                rider.result = rider.action(self._db)
         except BaseException:
             self._in_transaction = False
             self._db.rollback()
             raise
         self._in_transaction = False
         self._db.commit()
+        for rider in riding:
+            rider.committed = True
+
+    def ride_along(self, action: Callable[[Connection], Any]) -> Rider:
+        """Have ``action`` run inside the next write transaction of this
+        store that succeeds, just before it commits (it is then written
+        with that transaction; one that fails takes it along in its
+        rollback, and it is not tried again: see ``Rider.committed``).
+        ``action`` must not raise."""
+        rider = Rider(action)
+        self._riders.append(rider)
+        return rider
+
+    def drop_rider(self, rider: Rider) -> None:
+        """Forget ``rider`` if it has not ridden yet."""
+        if rider in self._riders:
+            self._riders.remove(rider)
 
     @contextmanager
     def snapshot(self) -> Iterator[Connection]:
@@ -1071,14 +1105,19 @@ class Store:
         that succeeds for one process only (none while another's claim is
         live).  Returns the attempts so far, or None when not claimed."""
         with self.transaction() as db:
-            changed = db.execute(
-                "UPDATE inbound SET attempts = attempts + 1, claimed_by = ?, claimed_until = ?"
-                " WHERE id = ? AND state = 'new' AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
-                (holder, until, mail_id, now, holder),
-            ).rowcount
-            if changed != 1:
-                return None
-            return int(db.execute("SELECT attempts FROM inbound WHERE id = ?", (mail_id,)).fetchone()[0])
+            return self.claim_inbound_in(db, mail_id, holder, now, until)
+
+    def claim_inbound_in(self, db: Connection, mail_id: str, holder: str, now: str, until: str) -> int | None:
+        """``claim_inbound_lease`` inside the caller's transaction ``db``
+        (the claim holds once that transaction commits)."""
+        changed = db.execute(
+            "UPDATE inbound SET attempts = attempts + 1, claimed_by = ?, claimed_until = ?"
+            " WHERE id = ? AND state = 'new' AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
+            (holder, until, mail_id, now, holder),
+        ).rowcount
+        if changed != 1:
+            return None
+        return int(db.execute("SELECT attempts FROM inbound WHERE id = ?", (mail_id,)).fetchone()[0])
 
     def release_inbound(self, mail_id: str, holder: str) -> None:
         """Give up ``holder``'s claim of a mail (it may be claimed again at once)."""
