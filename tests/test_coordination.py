@@ -6,11 +6,12 @@ and on a real PostgreSQL server."""
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from adjudicator.service.coordination import Coordinator
-from adjudicator.service.store import Store
+from adjudicator.service.store import InboundMail, Store
 
 T0 = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
 DEAD_PID = 4194303  # above Linux's default pid_max: never a live process
@@ -116,3 +117,61 @@ def test_the_first_heartbeat_on_sqlite_takes_over_every_claim(database_target: P
     Coordinator(store, clock).heartbeat()
     left = {holder for _, holder, _ in store.claimed_inbound(T0.isoformat())}
     assert left == (set() if store.backend == "sqlite" else {elsewhere})  # PostgreSQL: the other host's lease runs
+
+
+
+def _waiting(database_target: Path | str, count: int) -> tuple[Store, list[InboundMail], Iterator[tuple[InboundMail, int]]]:
+    """A store with ``count`` mails of as many senders, and one instance's claiming of them (not begun)."""
+    store = Store(database_target)
+    stored = [store.save_inbound(mail(f"p{n}@x.test", n), f"pipe:{n}", T0.isoformat())[0] for n in range(1, count + 1)]
+    return store, stored, Coordinator(store, Clock()).claimed_mails()
+
+def test_the_next_mail_is_claimed_in_the_transaction_that_handles_the_one_before(database_target: Path | str) -> None:
+    store, stored, taking = _waiting(database_target, 3)
+    first, attempts = next(taking)
+    assert (first.id, attempts) == (stored[0].id, 1)
+    assert {mail_id for mail_id, _, _ in store.claimed_inbound(T0.isoformat())} == {stored[0].id}
+    with store.transaction() as db:  # the first mail's handling
+        store.finish_inbound(db, first.id, "done")
+    # committed with it: the second mail's claim and attempt, before it is asked for
+    assert {mail_id for mail_id, _, _ in store.claimed_inbound(T0.isoformat())} == {stored[1].id}
+    assert store.inbound(stored[1].id).attempts == 1
+    second, attempts = next(taking)
+    assert (second.id, attempts) == (stored[1].id, 1)  # not claimed twice
+    with store.transaction() as db:
+        store.finish_inbound(db, second.id, "done")
+    third, attempts = next(taking)
+    assert (third.id, attempts) == (stored[2].id, 1)
+    with store.transaction() as db:
+        store.finish_inbound(db, third.id, "done")
+    assert list(taking) == []
+    assert [store.inbound(m.id).attempts for m in stored] == [1, 1, 1]
+
+
+def test_a_failed_handling_takes_the_next_claim_along_and_the_next_mail_is_claimed_on_its_own(
+        database_target: Path | str) -> None:
+    store, stored, taking = _waiting(database_target, 2)
+    first, _ = next(taking)
+    try:
+        with store.transaction() as db:
+            store.finish_inbound(db, first.id, "done")
+            raise RuntimeError("the handling failed")
+    except RuntimeError:
+        pass
+    assert store.inbound(stored[1].id).attempts == 0 and store.inbound(first.id).state == "new"
+    second, attempts = next(taking)
+    assert (second.id, attempts) == (stored[1].id, 1)
+    assert store.inbound(stored[1].id).attempts == 1
+
+
+def test_a_mail_claimed_early_and_never_handed_out_is_given_back(database_target: Path | str) -> None:
+    store, stored, taking = _waiting(database_target, 2)
+    first, _ = next(taking)
+    with store.transaction() as db:
+        store.finish_inbound(db, first.id, "done")
+    assert {mail_id for mail_id, _, _ in store.claimed_inbound(T0.isoformat())} == {stored[1].id}
+    taking.close()  # the judge stops handling (an error outside the mails)
+    assert store.claimed_inbound(T0.isoformat()) == [] and store.claimable_inbound(T0.isoformat()) == [stored[1].id]
+    with store.transaction():
+        pass  # no claim is left to ride along
+    assert store.claimed_inbound(T0.isoformat()) == []

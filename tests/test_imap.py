@@ -106,6 +106,34 @@ def test_taken_marks_the_mail_seen_so_it_does_not_come_again(
     assert sorted(seen_flags(mail_server, judge).values()) == [False, True, True, True]
 
 
+
+def test_a_batch_is_marked_seen_together_once_stored_and_a_crash_before_leaves_it_unseen(
+    mail_server: MailServer, mail_users: MakeUser, tmp_path: Path
+) -> None:
+    judge = mail_users("judge")
+    for order in ("A Mun - Ruh", "A Ber - Kie", "F Kie - Den"):
+        deliver(mail_server, judge, order_mail(judge.address, order))
+    store = Store(tmp_path / "judge.sqlite3")
+    batches: list[int] = []
+
+    def between() -> None:
+        batches.append(len(store.pending_inbound()))
+        if len(batches) == 2:
+            raise KeyboardInterrupt("killed between storing the second batch and marking it")
+
+    try:
+        with ImapIntake(settings(mail_server, judge)) as intake:
+            with pytest.raises(KeyboardInterrupt):
+                take_in(store, intake, "2026-11-30T10:00:00", between=between, batch=2)
+            assert batches == [2, 3]
+            assert seen_flags(mail_server, judge) == {1: True, 2: True, 3: False}
+            again = take_in(store, intake, "2026-11-30T10:05:00", batch=2)
+            assert [new for _, new in again] == [False]
+        assert seen_flags(mail_server, judge) == {1: True, 2: True, 3: True}
+        assert len(store.pending_inbound()) == 3
+    finally:
+        store.close()
+
 def test_take_in_stores_then_marks_and_a_crash_in_between_repeats_nothing(
     mail_server: MailServer, mail_users: MakeUser, tmp_path: Path
 ) -> None:

@@ -94,3 +94,52 @@ def test_maildir_files_are_renamed_not_rewritten(tmp_path: Path) -> None:
     assert os.stat(tmp_path / "maildir" / "cur" / f"{fresh}:2,S").st_mtime == 1_700_000_000
     reread = mailbox.Maildir(tmp_path / "maildir")
     assert sorted(reread[fresh].get_flags()) == ["S"] and sorted(reread[flagged_key].get_flags()) == ["F", "S"]
+
+
+class _CountingBox:
+    """A transport of ``count`` mails that marks them taken in batches and
+    can die after storing its ``crash_after``-th batch, before marking it."""
+
+    def __init__(self, count: int, crash_after: int | None = None) -> None:
+        self.mails = [Incoming(b"From: p%d@example.org\nMessage-ID: <%d@example.org>\n\nA Aug H\n" % (n, n),
+                               f"imap:1:{n}") for n in range(count)]
+        self.batches: list[list[str]] = []
+        self.crash_after = crash_after
+
+    def waiting(self):  # type: ignore[no-untyped-def]
+        marked = {s for batch in self.batches for s in batch}
+        return iter([m for m in self.mails if m.source not in marked])
+
+    def taken(self, incoming: Incoming) -> None:
+        raise AssertionError("marked one at a time")
+
+    def taken_many(self, incoming: list[Incoming]) -> None:
+        if self.crash_after is not None and len(self.batches) + 1 == self.crash_after:
+            raise KeyboardInterrupt("killed between storing a batch and marking it")
+        self.batches.append([i.source for i in incoming])
+
+
+def test_mail_is_stored_a_batch_in_one_transaction_and_then_marked_together(tmp_path: Path) -> None:
+    store = Store(tmp_path / "judge.sqlite3")
+    box = _CountingBox(5)
+    stored_batches: list[int] = []
+    stored = take_in(store, box, "2026-11-30T10:00:00+00:00", batch=2,
+                     between=lambda: stored_batches.append(len(store.pending_inbound())))
+    assert [new for _, new in stored] == [True] * 5
+    assert stored_batches == [2, 4, 5]  # each batch stored whole before it is marked
+    assert box.batches == [["imap:1:0", "imap:1:1"], ["imap:1:2", "imap:1:3"], ["imap:1:4"]]
+
+
+def test_a_crash_between_storing_a_batch_and_marking_it_loses_and_repeats_nothing(tmp_path: Path) -> None:
+    store = Store(tmp_path / "judge.sqlite3")
+    box = _CountingBox(5, crash_after=2)
+    try:
+        take_in(store, box, "2026-11-30T10:00:00+00:00", batch=2)
+    except KeyboardInterrupt:
+        pass
+    assert len(store.pending_inbound()) == 4 and box.batches == [["imap:1:0", "imap:1:1"]]
+    box.crash_after = None
+    again = take_in(store, box, "2026-11-30T10:05:00+00:00", batch=2)
+    assert [(m.source, new) for m, new in again] == [("imap:1:2", False), ("imap:1:3", False), ("imap:1:4", True)]
+    assert [m.source for m in store.pending_inbound()] == [f"imap:1:{n}" for n in range(5)]
+

@@ -179,3 +179,37 @@ def test_a_reader_failure_ahead_costs_the_mail_before_nothing(started: Table, mo
     assert SIGNON_FAILED not in out.one("acknowledgement", address("England")).text
     assert "A PAR - BUR" in out.one("acknowledgement", address("France")).text
     assert started.store.submissions("spiel1", "S1901M")["France"].orders == ("A PAR - BUR",)
+
+
+def test_with_the_reading_worker_the_mails_ahead_are_read_by_the_reading_thread(
+        started: Table, tmp_path: Path, scrypt_threads: list[str]) -> None:
+    """With the judge's reading worker the next mails are read in the
+    reading thread while the judge handles the mail before them: the same
+    answers, in the same order, as read in process; each mail read once."""
+    from adjudicator.service.reader import ReaderProcess
+
+    worker = ReaderProcess()
+    reads: list[tuple[str, bytes]] = []
+    real = worker.read
+
+    def noting(raw: bytes, *args: object) -> object:
+        reads.append((threading.current_thread().name, raw))
+        return real(raw, *args)  # type: ignore[arg-type]
+
+    worker.read = noting  # type: ignore[method-assign]
+    started.judge.reader = worker
+    try:
+        _batch(started)
+        threaded = _answers(started)
+    finally:
+        worker.close()
+    assert reads and all(name.startswith("mail-reading") for name, _ in reads)
+    assert len(reads) == len({raw for _, raw in reads}) == len(threaded)
+
+    inline = Table(tmp_path / "inline")
+    inline.create()
+    inline.seat_everyone()
+    auth.forget_verified()
+    _batch(inline)
+    assert _answers(inline) == threaded
+    inline.store.close()

@@ -13,9 +13,11 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from email import message_from_bytes, policy
+from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import Message
 from email.parser import BytesHeaderParser
 from types import FrameType
+from typing import Any
 
 MAX_HEADERS = 200
 """Header fields read at most; the rest of the head is left out."""
@@ -48,6 +50,40 @@ def time_budget(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+REMEMBERED_HEADERS = 512
+"""Parsed header fields the reading policy keeps at most (the oldest is
+dropped first); only fields of at most ``REMEMBERED_CHARS`` characters."""
+REMEMBERED_CHARS = 8192
+
+
+class _RememberingRegistry(HeaderRegistry):
+    """``email``'s header registry, keeping the header objects it made:
+    ``policy.default`` parses a field anew each time it is asked for
+    (a mail's Content-Type some ten times as the parser, the loop checks
+    and the body reader ask), and a parsed field depends on nothing but
+    its name and value (issue 20).  Header objects are never changed once
+    made, so the one kept is what a fresh parse would give."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._made: dict[tuple[str, str], BaseHeader] = {}
+
+    def __call__(self, name: str, value: str) -> Any:
+        key = (name, value)
+        found = self._made.get(key)
+        if found is None:
+            found = super().__call__(name, value)
+            if len(value) <= REMEMBERED_CHARS:
+                if len(self._made) >= REMEMBERED_HEADERS:
+                    del self._made[next(iter(self._made))]
+                self._made[key] = found
+        return found
+
+
+READING = policy.default.clone(header_factory=_RememberingRegistry())
+"""``policy.default`` for reading incoming mail, each header field parsed once."""
+
+
 def bounded_head(raw: bytes, field_bytes: int, max_fields: int = MAX_HEADERS) -> bytes:
     """``raw`` with every header field longer than ``field_bytes`` (its
     folded lines together) left out, and at most ``max_fields`` fields; the
@@ -70,7 +106,7 @@ def bounded_head(raw: bytes, field_bytes: int, max_fields: int = MAX_HEADERS) ->
 def read_head(raw: bytes, field_bytes: int) -> Message:
     """Only the headers of ``raw`` (bounded as ``bounded_head`` does); its
     body is not parsed.  Linear in the mail's size."""
-    return BytesHeaderParser(policy=policy.default).parsebytes(bounded_head(raw, field_bytes))
+    return BytesHeaderParser(policy=READING).parsebytes(bounded_head(raw, field_bytes))
 
 
 def read_message(raw: bytes, field_bytes: int, max_parts: int) -> tuple[Message, str | None]:
@@ -83,10 +119,10 @@ def read_message(raw: bytes, field_bytes: int, max_parts: int) -> tuple[Message,
         problem = f"the mail has more than {max_parts} MIME parts"
     else:
         try:
-            return message_from_bytes(bounded, policy=policy.default), None
+            return message_from_bytes(bounded, policy=READING), None
         except RecursionError:
             problem = "the mail's MIME parts are nested too deeply"
-    return BytesHeaderParser(policy=policy.default).parsebytes(bounded), problem
+    return BytesHeaderParser(policy=READING).parsebytes(bounded), problem
 
 
 # --- secrets ----------------------------------------------------------------

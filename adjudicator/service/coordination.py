@@ -26,13 +26,21 @@ rules then simply always find everything free.
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import socket
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta, timezone
+from functools import partial
 
-from adjudicator.service.store import InboundMail, Store
+from adjudicator.service.budget import MailTimeout
+from adjudicator.service.store import Connection, InboundMail, Rider, Store
+
+log = logging.getLogger("adjudicator")
+
+_NOT_CLAIMED = object()
+"""An early claim that failed (the mail is claimed on its own)."""
 
 INTAKE_LEASE = "intake"
 
@@ -116,21 +124,55 @@ class Coordinator:
         """Claim the stored mails one at a time, oldest first (per sender in
         order of arrival), each with the number of attempts at it so far
         including this one; mails another instance holds are left to it.
-        The next mail is claimed only when the caller asks for it."""
+        The next mail is claimed only when the caller asks for it, or, with
+        the same effect and no commit of its own (issue 20), in the
+        transaction that handles the mail before it: each mail's attempt
+        is counted in a committed transaction before its handling begins."""
         skipped: set[str] = set()
-        while True:
-            waiting = [i for i in self.store.claimable_inbound(self.clock().isoformat()) if i not in skipped]
-            if not waiting:
-                return
-            for mail_id in waiting:
-                skipped.add(mail_id)  # whatever becomes of it, not twice in one round
-                now, until = self._stamps()
-                attempts = self.store.claim_inbound_lease(mail_id, self.instance, now, until)
-                if attempts is None:
-                    continue  # another instance was quicker
-                mail = self.store.inbound(mail_id)
-                if mail.state == "new":
-                    yield mail, attempts
+        early: tuple[str, Rider] | None = None
+        try:
+            while True:
+                waiting = [i for i in self.store.claimable_inbound(self.clock().isoformat()) if i not in skipped]
+                if not waiting:
+                    return
+                for index, mail_id in enumerate(waiting):
+                    skipped.add(mail_id)  # whatever becomes of it, not twice in one round
+                    if early is not None and early[0] == mail_id and early[1].committed \
+                            and early[1].result is not _NOT_CLAIMED:
+                        attempts = early[1].result
+                    else:
+                        now, until = self._stamps()
+                        attempts = self.store.claim_inbound_lease(mail_id, self.instance, now, until)
+                    early = None
+                    if attempts is None:
+                        continue  # another instance was quicker
+                    mail = self.store.inbound(mail_id)
+                    if mail.state == "new":
+                        following = waiting[index + 1] if index + 1 < len(waiting) else None
+                        if following is not None:
+                            early = (following, self.store.ride_along(partial(self._claim_in, following)))
+                        yield mail, attempts
+                        if early is not None:
+                            self.store.drop_rider(early[1])
+        finally:
+            if early is not None:
+                self.store.drop_rider(early[1])
+                if early[1].committed and isinstance(early[1].result, int):  # claimed, never handed out
+                    self.store.release_inbound(early[0], self.instance)
+
+    def _claim_in(self, mail_id: str, db: Connection) -> int | None | object:
+        """Claim ``mail_id`` inside the transaction ``db``: its attempts, None
+        when another instance holds it, ``_NOT_CLAIMED`` on an error (then
+        it is claimed on its own when its turn comes).  The mail's time
+        running out is not caught: it ends the handling as it would anyway."""
+        now, until = self._stamps()
+        try:
+            return self.store.claim_inbound_in(db, mail_id, self.instance, now, until)
+        except MailTimeout:
+            raise
+        except Exception:
+            log.warning("mail %s could not be claimed early", mail_id[:12], exc_info=True)
+            return _NOT_CLAIMED
 
     # --- deadlines ---------------------------------------------------------------
 

@@ -174,18 +174,27 @@ class ImapIntake:
         `ValueError` for a source of another mailbox and
         `MailboxUnavailable` when the server cannot be reached (the mail
         then comes again and is recognised by the store)."""
-        validity, uid = self.parse_source(incoming.source)
+        self.taken_many([incoming])
 
-        def mark(client: Any) -> bool:
-            current = self._validity if self._validity is not None else self._select(client)
-            if current != validity:
-                return False
-            client.add_flags([uid], [_SEEN], silent=True)
-            return True
+    def taken_many(self, incoming: list[Incoming]) -> None:
+        """`taken` of every mail of ``incoming``, in one STORE command per
+        UIDVALIDITY (one round trip for a poll's batch, issue 20)."""
+        by_validity: dict[int, list[int]] = {}
+        for mail in incoming:
+            validity, uid = self.parse_source(mail.source)
+            by_validity.setdefault(validity, []).append(uid)
+        for validity, uids in by_validity.items():
 
-        if not self._call("mark mail seen", mark):
-            log.warning("%s: not marking UID %d seen: UIDVALIDITY is no longer %d",
-                        self.settings.mailbox, uid, validity)
+            def mark(client: Any, validity: int = validity, uids: list[int] = uids) -> bool:
+                current = self._validity if self._validity is not None else self._select(client)
+                if current != validity:
+                    return False
+                client.add_flags(uids, [_SEEN], silent=True)
+                return True
+
+            if not self._call("mark mail seen", mark):
+                log.warning("%s: not marking UID %s seen: UIDVALIDITY is no longer %d",
+                            self.settings.mailbox, ",".join(map(str, uids)), validity)
 
     # -------------------------------------------------------------- sources
 

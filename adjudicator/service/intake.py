@@ -13,7 +13,8 @@ import os
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Callable, Iterator, Protocol
+from itertools import islice
+from typing import Callable, Iterator, Protocol, runtime_checkable
 
 from adjudicator.service.store import InboundMail, Store, content_hash
 
@@ -42,24 +43,46 @@ class Transport(Protocol):
         ...  # pragma: no cover
 
 
+@runtime_checkable
+class MarksMany(Protocol):
+    """A transport that marks several mails taken at once (one IMAP command)."""
+
+    def taken_many(self, incoming: list[Incoming]) -> None:
+        """Mark every mail of ``incoming`` as taken in (all are safely stored)."""
+        ...  # pragma: no cover
+
+
+BATCH = 50
+"""Mails stored in one transaction and then marked taken together (the
+IMAP transport fetches as many bodies at once)."""
+
+
 def take_in(
     store: Store, transport: Transport, now: str, between: Callable[[], None] | None = None,
-    keep_bytes: int | None = None, skew: int = 600,
+    keep_bytes: int | None = None, skew: int = 600, batch: int = BATCH,
 ) -> list[tuple[InboundMail, bool]]:
     """Store every waiting mail, then mark it taken; returns each stored mail
     and whether it was new (a mail seen before is marked taken again).
     Each mail is stored with its time of arrival (``arrival_time``) and at
-    most ``keep_bytes`` of its bytes.  ``between`` runs after each store
-    and before its marking (tests use it to crash exactly there)."""
+    most ``keep_bytes`` of its bytes.  Up to ``batch`` mails are stored in
+    one transaction (one commit, issue 20), then marked taken (together,
+    when the transport can): a crash before the marking means they come
+    again and are known.  ``between`` runs after each batch is stored
+    and before it is marked (tests use it to crash exactly there)."""
     moment = datetime.fromisoformat(now)
     moment = moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
-    stored = []
-    for incoming in transport.waiting():
-        arrived = arrival_time(incoming, moment, skew)
-        stored.append(store.save_inbound(incoming.raw, incoming.source, arrived.isoformat(), keep_bytes=keep_bytes))
+    stored: list[tuple[InboundMail, bool]] = []
+    waiting = transport.waiting()
+    while chunk := list(islice(waiting, max(1, batch))):
+        stored.extend(store.save_inbound_many(
+            [(i.raw, i.source, arrival_time(i, moment, skew).isoformat()) for i in chunk], keep_bytes=keep_bytes))
         if between is not None:
             between()
-        transport.taken(incoming)
+        if isinstance(transport, MarksMany):
+            transport.taken_many(chunk)
+        else:
+            for incoming in chunk:
+                transport.taken(incoming)
     return stored
 
 

@@ -175,7 +175,7 @@ class Judge:
         return sum(1 for _, new in stored if new)
 
     def _stored_one(self) -> None:
-        """After each mail taken in: the crash point, and the mailbox lease renewed."""
+        """After each batch of mail stored: the crash point, and the mailbox lease renewed."""
         crash_point("saved")
         self.peers.renew_intake()
 

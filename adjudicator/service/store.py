@@ -19,7 +19,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from adjudicator.service.backend import BackendError, connect, describe
 from adjudicator.service.sealing import MailKey, SealError, default_key_path
@@ -484,6 +484,18 @@ def _message_id(raw: bytes) -> str | None:
     return text or None
 
 
+@dataclass(eq=False)
+class Rider:
+    """Work done in the next write transaction of a store, just before it
+    commits (``Store.ride_along``): written together with it or not at all."""
+
+    action: Callable[[Connection], Any]
+    result: Any = None
+    """What ``action`` returned."""
+    committed: bool = False
+    """True once the transaction it rode in has committed."""
+
+
 class Store:
     """The judge's database, migrated on opening: an SQLite file (a path)
     or a PostgreSQL database (a ``postgresql://`` URL)."""
@@ -499,6 +511,7 @@ class Store:
             raise StoreError(str(error)) from error
         self.backend = self._db.backend
         self._in_transaction = False
+        self._riders: list[Rider] = []
         if migrate:
             self.migrate()
 
@@ -518,14 +531,35 @@ class Store:
         work on one game is serialised across every process on the database."""
         self._db.begin()
         self._in_transaction = True
+        riding: list[Rider] = []
         try:
             yield self._db
+            riding, self._riders = self._riders, []
+            for rider in riding:
+                rider.result = rider.action(self._db)
         except BaseException:
             self._in_transaction = False
             self._db.rollback()
             raise
         self._in_transaction = False
         self._db.commit()
+        for rider in riding:
+            rider.committed = True
+
+    def ride_along(self, action: Callable[[Connection], Any]) -> Rider:
+        """Have ``action`` run inside the next write transaction of this
+        store that succeeds, just before it commits (it is then written
+        with that transaction; one that fails takes it along in its
+        rollback, and it is not tried again: see ``Rider.committed``).
+        ``action`` must not raise."""
+        rider = Rider(action)
+        self._riders.append(rider)
+        return rider
+
+    def drop_rider(self, rider: Rider) -> None:
+        """Forget ``rider`` if it has not ridden yet."""
+        if rider in self._riders:
+            self._riders.remove(rider)
 
     @contextmanager
     def snapshot(self) -> Iterator[Connection]:
@@ -575,25 +609,35 @@ class Store:
         mailbox; with ``keep_bytes`` only that many bytes are kept (``size``
         records the whole).  The mail is kept sealed (``sealing``): the
         database never holds its bytes in clear before it is handled."""
+        return self.save_inbound_many([(raw, source, received_at)], keep_bytes)[0]
+
+    def save_inbound_many(self, mails: list[tuple[bytes, str, str]],
+                          keep_bytes: int | None = None) -> list[tuple[InboundMail, bool]]:
+        """``save_inbound`` of each (raw, source, received_at) in order, all
+        in one transaction (one commit): all are stored or none."""
+        with self.transaction() as db:
+            db.lock("inbound")
+            return [self._save_inbound(db, raw, source, received_at, keep_bytes) for raw, source, received_at in mails]
+
+    def _save_inbound(self, db: Connection, raw: bytes, source: str, received_at: str,
+                      keep_bytes: int | None) -> tuple[InboundMail, bool]:
         identity = mail_identity(raw)
         message_id = _message_id(raw[:65536])
         kept = raw if keep_bytes is None else raw[:keep_bytes]
-        with self.transaction() as db:
-            db.lock("inbound")
-            row = db.execute(
-                "SELECT id FROM inbound WHERE source = ? OR id = ? OR (message_id IS NOT NULL AND message_id = ?)",
-                (source, identity, message_id),
-            ).fetchone()
-            if row is not None:
-                return self._inbound(db, row[0]), False
-            seq = _next_seq(db, "inbound")
-            db.execute(
-                "INSERT INTO inbound (id, seq, source, message_id, received_at, raw, sealed, sender, size)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (identity, seq, source, message_id, received_at, b"", self.mail_key.seal(kept), _sender_key(raw),
-                 len(raw)),
-            )
-            return self._inbound(db, identity), True
+        row = db.execute(
+            "SELECT id FROM inbound WHERE source = ? OR id = ? OR (message_id IS NOT NULL AND message_id = ?)",
+            (source, identity, message_id),
+        ).fetchone()
+        if row is not None:
+            return self._inbound(db, row[0]), False
+        seq = _next_seq(db, "inbound")
+        db.execute(
+            "INSERT INTO inbound (id, seq, source, message_id, received_at, raw, sealed, sender, size)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (identity, seq, source, message_id, received_at, b"", self.mail_key.seal(kept), _sender_key(raw),
+             len(raw)),
+        )
+        return self._inbound(db, identity), True
 
     def inbound(self, mail_id: str) -> InboundMail:
         """A stored incoming mail by id (``KeyError`` when unknown); a mail
@@ -1104,14 +1148,19 @@ class Store:
         that succeeds for one process only (none while another's claim is
         live).  Returns the attempts so far, or None when not claimed."""
         with self.transaction() as db:
-            changed = db.execute(
-                "UPDATE inbound SET attempts = attempts + 1, claimed_by = ?, claimed_until = ?"
-                " WHERE id = ? AND state = 'new' AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
-                (holder, until, mail_id, now, holder),
-            ).rowcount
-            if changed != 1:
-                return None
-            return int(db.execute("SELECT attempts FROM inbound WHERE id = ?", (mail_id,)).fetchone()[0])
+            return self.claim_inbound_in(db, mail_id, holder, now, until)
+
+    def claim_inbound_in(self, db: Connection, mail_id: str, holder: str, now: str, until: str) -> int | None:
+        """``claim_inbound_lease`` inside the caller's transaction ``db``
+        (the claim holds once that transaction commits)."""
+        changed = db.execute(
+            "UPDATE inbound SET attempts = attempts + 1, claimed_by = ?, claimed_until = ?"
+            " WHERE id = ? AND state = 'new' AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
+            (holder, until, mail_id, now, holder),
+        ).rowcount
+        if changed != 1:
+            return None
+        return int(db.execute("SELECT attempts FROM inbound WHERE id = ?", (mail_id,)).fetchone()[0])
 
     def release_inbound(self, mail_id: str, holder: str) -> None:
         """Give up ``holder``'s claim of a mail (it may be claimed again at once)."""

@@ -13,16 +13,19 @@ adjustment does not depend on the other powers' orders).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from adjudicator.games.base import AcceptedOrder, Note, OrderCheck, OrderProblem
 from adjudicator.games.diplomacy.core.adjustments import allowances
-from adjudicator.games.diplomacy.core.engine import adjudicate
+from adjudicator.games.diplomacy.core.engine import adjudicate_parsed
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import Location, PhaseKind, Position, Unit, UnitType, coast_of, province_of
 from adjudicator.games.diplomacy.core.orders import Build, ConfessionChange, Convoy, Order, SupportHold, SupportMove, Waive
 from adjudicator.games.diplomacy.core.reports import FAILS, OrderReport
 from adjudicator.games.diplomacy.wording import reason_note
+
+if TYPE_CHECKING:
+    from adjudicator.games.diplomacy.core.notation import ParsedLine
 
 _KIND_WORD = {UnitType.ARMY: "army", UnitType.FLEET: "fleet"}
 
@@ -89,7 +92,7 @@ def check_power_orders(game_map: GameMap, position: Position, options: dict[str,
     # not used: the correct one stands (and is not marked superseded).
     dropped = {index for index, c in enumerate(corrections) if c is not None and c.province in clean}
     kept = [p for index, p in enumerate(parsed) if index not in dropped]
-    result = adjudicate(game_map, position, {power: [p.text for p in kept]}, options)
+    result = adjudicate_parsed(game_map, position, {power: as_written_alone(kept)}, options)
     written = [r for r in result.reports if r.power == power and r.text]
     implied = [r for r in result.reports if r.power == power and not r.text]
     accepted: list[AcceptedOrder] = []
@@ -119,6 +122,23 @@ def check_power_orders(game_map: GameMap, position: Position, options: dict[str,
                     for report in implied)
     notes = _due(game_map, position, power, accepted, implied) if kind is PhaseKind.ADJUSTMENT else ()
     return OrderCheck(tuple(accepted), tuple(problems), missing, notes)
+
+
+def as_written_alone(kept: Sequence[ParsedLine]) -> list[ParsedLine]:
+    """The lines ``kept`` as parsing their texts again, one per line
+    (``adjudicate`` of ``[p.text for p in kept]``), would give them,
+    without parsing again (issue 20): each text is its own line at column
+    1, an error's column moved with it.  An order's parse depends on its
+    text alone, the place only on where the text stands."""
+    from adjudicator.games.diplomacy.core.notation import OrderSyntaxError, ParsedLine
+
+    lines = []
+    for number, parsed in enumerate(kept, start=1):
+        error = parsed.error
+        if error is not None:
+            error = OrderSyntaxError(number, error.column - parsed.column + 1, error.message)
+        lines.append(ParsedLine(number, 1, parsed.text, parsed.order, error))
+    return lines
 
 
 _ORDER_WORDS = frozenset((
