@@ -175,3 +175,30 @@ def test_a_mail_claimed_early_and_never_handed_out_is_given_back(database_target
     with store.transaction():
         pass  # no claim is left to ride along
     assert store.claimed_inbound(T0.isoformat()) == []
+
+
+class _FailingClaims(Store):
+    """A store whose first claim of the mail ``fail_for`` fails with a database error."""
+
+    fail_for = ""
+
+    def claim_inbound_in(self, db, mail_id, holder, now, until):  # type: ignore[no-untyped-def]
+        if mail_id == self.fail_for:
+            self.fail_for = ""
+            db.execute("UPDATE no_such_table SET attempts = 1")
+        return super().claim_inbound_in(db, mail_id, holder, now, until)
+
+
+def test_an_early_claim_that_fails_leaves_the_handling_it_rode_with_committed(
+        database_target: Path | str) -> None:
+    store = _FailingClaims(database_target)
+    stored = [store.save_inbound(mail(f"p{n}@x.test", n), f"pipe:{n}", T0.isoformat())[0] for n in (1, 2)]
+    store.fail_for = stored[1].id
+    taking = Coordinator(store, Clock()).claimed_mails()
+    first, _ = next(taking)
+    with store.transaction() as db:  # the first mail's handling; the second's claim fails inside it
+        store.finish_inbound(db, first.id, "done")
+    assert store.inbound(first.id).state == "done"  # the handling was committed, not rolled back
+    assert store.inbound(stored[1].id).attempts == 0  # the failed claim left nothing
+    second, attempts = next(taking)  # claimed on its own when its turn comes
+    assert (second.id, attempts) == (stored[1].id, 1)

@@ -164,15 +164,23 @@ class Coordinator:
         """Claim ``mail_id`` inside the transaction ``db``: its attempts, None
         when another instance holds it, ``_NOT_CLAIMED`` on an error (then
         it is claimed on its own when its turn comes).  The mail's time
-        running out is not caught: it ends the handling as it would anyway."""
+        running out is not caught: it ends the handling as it would anyway.
+        The claim runs in a savepoint, so a failed claim is undone alone and
+        never spoils the handling it rides with (on PostgreSQL an error
+        would otherwise turn that transaction's COMMIT into a rollback)."""
         now, until = self._stamps()
+        db.execute("SAVEPOINT early_claim")
         try:
-            return self.store.claim_inbound_in(db, mail_id, self.instance, now, until)
+            claimed = self.store.claim_inbound_in(db, mail_id, self.instance, now, until)
         except MailTimeout:
             raise
         except Exception:
             log.warning("mail %s could not be claimed early", mail_id[:12], exc_info=True)
+            db.execute("ROLLBACK TO SAVEPOINT early_claim")
+            db.execute("RELEASE SAVEPOINT early_claim")
             return _NOT_CLAIMED
+        db.execute("RELEASE SAVEPOINT early_claim")
+        return claimed
 
     # --- deadlines ---------------------------------------------------------------
 
