@@ -47,7 +47,7 @@ def storm(games: int, timeout: float) -> dict[str, float]:
     judge.start()
     try:
         wait_for(lambda: time.time() >= deadline.timestamp() - 0.5, LEAD + 5)
-        cpu_before, own_before = judge.cpu_seconds(), judge.own_cpu_seconds()
+        cpu_before, own_before, sink_before = judge.cpu_seconds(), judge.own_cpu_seconds(), sink.cpu_seconds()
         pss = [judge.pss_mib()]
 
         def finished() -> bool:
@@ -57,6 +57,7 @@ def storm(games: int, timeout: float) -> dict[str, float]:
         done = wait_for(finished, timeout, step=0.5)
         cpu = judge.cpu_seconds() - cpu_before
         own = judge.own_cpu_seconds() - own_before
+        sink_cpu = sink.cpu_seconds() - sink_before
         rss = judge.peak_rss_mib()
         rss_all = judge.peak_rss_all_mib()
         children = len(judge.children())
@@ -74,7 +75,7 @@ def storm(games: int, timeout: float) -> dict[str, float]:
         "first_s": (times[0] - at) if times else float("nan"),
         "last_s": (times[-1] - at) if times else float("nan"),
         "cpu_per_game_s": cpu / games, "peak_rss_mib": rss,
-        "peak_rss_all_mib": rss_all, "peak_pss_mib": max(pss), "own_cpu_per_game_s": own / games, "children": children, "wall_cpu": cpu / max(1e-9, (times[-1] - at) if times else 1.0),
+        "peak_rss_all_mib": rss_all, "peak_pss_mib": max(pss), "own_cpu_per_game_s": own / games, "sink_cpu_per_game_s": sink_cpu / games, "children": children, "wall_cpu": cpu / max(1e-9, (times[-1] - at) if times else 1.0),
         "mean_kib": (sum(sizes) / len(sizes) / 1024) if sizes else float("nan"),
     }
 
@@ -85,14 +86,15 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=1800, help="seconds to wait for the last report")
     args = parser.parse_args()
     print(f"{'games':>6} {'reports':>9} {'first s':>8} {'last s':>8} {'CPU/game s':>11} {'of judge':>9} {'cores used':>10} "
-          f"{'RSS MiB':>8} {'+children':>10} {'PSS MiB':>8} {'mean KiB':>9} {'setup s':>8}")
+          f"{'sink s':>7} {'RSS MiB':>8} {'+children':>10} {'PSS MiB':>8} {'mean KiB':>9} {'setup s':>8}")
     results = []
     for games in args.games:
         figures = storm(games, args.timeout)
         results.append(figures)
         received = f"{int(figures['received'])}/{int(figures['expected'])}"
         print(f"{games:>6} {received:>9} {figures['first_s']:>8.1f} {figures['last_s']:>8.1f} "
-              f"{figures['cpu_per_game_s']:>11.3f} {figures['own_cpu_per_game_s']:>9.3f} {figures['wall_cpu']:>10.2f} {figures['peak_rss_mib']:>8.0f} "
+              f"{figures['cpu_per_game_s']:>11.3f} {figures['own_cpu_per_game_s']:>9.3f} {figures['wall_cpu']:>10.2f} "
+              f"{figures['sink_cpu_per_game_s']:>7.3f} {figures['peak_rss_mib']:>8.0f} "
               f"{figures['peak_rss_all_mib']:>10.0f} {figures['peak_pss_mib']:>8.0f} {figures['mean_kib']:>9.0f} {figures['setup_s']:>8.0f}", flush=True)
     for figures in results:
         verdicts = [("first report <= 2 s", figures["first_s"] <= 2.0),
@@ -111,7 +113,8 @@ def main() -> None:
           f"'cores used' is CPU seconds (judge and its workers) per second from the deadline to the last report, "
           f"'+children' the peak RSS of the judge plus each child process's own peak "
           f"(shared pages counted in each), 'PSS' the most the judge and its children held together "
-          f"(shared pages counted once; sampled every 0.5 s); 'of judge' the judge process's own CPU per game")
+          f"(shared pages counted once; sampled every 0.5 s); 'of judge' the judge process's own CPU per game; "
+          f"'sink s' the CPU per game of the benchmark's SMTP sink (the judge's peer, not counted in 'CPU/game')")
 
 
 if __name__ == "__main__":
