@@ -24,7 +24,8 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, wait
+from concurrent.futures import Future
+from concurrent.futures import wait as wait_for_futures
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -281,7 +282,7 @@ class Judge:
         count = 0
         for done in self._resolutions_due(moment):
             if isinstance(done, Future):
-                wait([done])
+                wait_for_futures([done])
             else:
                 count += done
         return count

@@ -690,13 +690,20 @@ class Store:
     def queue_mail(self, db: Connection, recipients: tuple[str, ...], message: bytes, now: str) -> str:
         """Put a mail into the outbox (inside the caller's transaction);
         returns its id.  The same message bytes are queued once only."""
-        identity = content_hash(message)
+        return self._queue_row(db, content_hash(message), recipients, message, now, None)
+
+    @staticmethod
+    def _queue_row(db: Connection, identity: str, recipients: tuple[str, ...], stored: bytes, now: str,
+                   body_id: str | None) -> str:
+        """The outbox row ``identity`` holding ``stored`` (the whole mail, or
+        its head when ``body_id`` names its body), unless it is there already."""
         if db.execute("SELECT 1 FROM outbox WHERE id = ?", (identity,)).fetchone():
             return identity
         seq = _next_seq(db, "outbox")
         db.execute(
-            "INSERT INTO outbox (id, seq, recipients, message, queued_at, next_try) VALUES (?, ?, ?, ?, ?, ?)",
-            (identity, seq, "\n".join(recipients), message, now, now),
+            "INSERT INTO outbox (id, seq, recipients, message, queued_at, next_try, body_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (identity, seq, "\n".join(recipients), stored, now, now, body_id),
         )
         return identity
 
@@ -710,19 +717,8 @@ class Store:
         body is stored once, however many mails share it (S40)."""
         body_id = content_hash(body)
         db.execute("INSERT INTO outbox_bodies (id, body) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", (body_id, body))
-        ids = []
-        for recipients, head in mails:
-            identity = content_hash(head + body)
-            ids.append(identity)
-            if db.execute("SELECT 1 FROM outbox WHERE id = ?", (identity,)).fetchone():
-                continue
-            seq = _next_seq(db, "outbox")
-            db.execute(
-                "INSERT INTO outbox (id, seq, recipients, message, queued_at, next_try, body_id)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (identity, seq, "\n".join(recipients), head, now, now, body_id),
-            )
-        return ids
+        return [self._queue_row(db, content_hash(head + body), recipients, head, now, body_id)
+                for recipients, head in mails]
 
     def queued_after(self, db: Connection, seq: int) -> list[tuple[bytes, tuple[str, ...]]]:
         """Each outbox mail after ``seq`` (in the caller's transaction), in
