@@ -143,6 +143,8 @@ class Board:
         """True when fleets standing in convoy-capable waters (all of them,
         orders ignored, ``excluded`` left out) could form a chain from
         ``origin`` to ``destination``."""
+        if excluded is not None and excluded not in self.convoy_fleets:
+            excluded = None  # not a convoying fleet: the same answer as with none left out
         key = (origin, destination, excluded)
         known = self._routes.get(key)
         if known is None:
