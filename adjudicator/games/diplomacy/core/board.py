@@ -117,10 +117,13 @@ class Board:
         (worked out when a convoy question is first asked)."""
         fleets = self._convoy_fleets
         if fleets is None:
-            unit_at = self.unit_at
-            fleets = self._convoy_fleets = frozenset(
-                prov for prov in self.convoy_waters.intersection(unit_at) if unit_at[prov].kind is FLEET
-            )
+            unit_at, waters = self.unit_at, self.convoy_waters
+            if waters <= self.seas:  # only fleets stand there (the standard game)
+                fleets = self._convoy_fleets = waters.intersection(unit_at)
+            else:
+                fleets = self._convoy_fleets = frozenset(
+                    prov for prov in waters.intersection(unit_at) if unit_at[prov].kind is FLEET
+                )
         return fleets
 
     @property

@@ -158,8 +158,9 @@ def adjudicate_parsed(
         draw = rules.draw(game_map, result.position)
         if draw is not None:
             result = _replace(result, next_phase=None, draw=draw, position=_replace(result.position, phase=position.phase))
-    return _replace(result, reports=_grouped(game_map, result.reports),
-                    eliminated=_eliminated(game_map, position, result.position))
+    # A movement phase's reports come grouped already (``_movement``).
+    reports = result.reports if position.phase.kind is MOVEMENT else _grouped(game_map, result.reports)
+    return _replace(result, reports=reports, eliminated=_eliminated(game_map, position, result.position))
 
 
 def _movement(
@@ -237,12 +238,17 @@ def _movement(
             entry = entry_of[province]
             entry[4] = SUCCEEDS if succeeded else FAILS
             entry[5] = reason
-    if len(chosen) < len(unit_at):  # the implied holds, in the board's order
+    # The written orders' entries are grouped by power in the map's order
+    # (``powers``); the implied holds, in the board's order, join their
+    # power's group after its written orders.
+    if len(chosen) < len(unit_at):
         for province, unit in unit_at.items():
             if province not in chosen:
                 succeeded, reason, _ = outcomes.get(province, _HELD)
                 entries.append([unit.power, "", str(orders[province]), True, SUCCEEDS if succeeded else FAILS, reason])
-    reports = as_reports(entries)
+        reports = _grouped(game_map, as_reports(entries))
+    else:
+        reports = as_reports(entries)
 
     dislodged = tuple(
         DislodgedUnit(
