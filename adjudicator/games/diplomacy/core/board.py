@@ -223,9 +223,10 @@ def route_exists(origin: str, destination: str, usable: Callable[[str], bool], b
     frontier: list[str] = []
     reach = board.fleet_reach
     neighbours = board.sea_neighbours[origin]
+    is_fleet = reach.__contains__
     while True:
-        for fleet in neighbours:
-            if fleet not in seen and fleet in reach:
+        for fleet in filter(is_fleet, neighbours):  # the convoying fleets among them, in the same order
+            if fleet not in seen:
                 seen.add(fleet)
                 if usable(fleet):
                     frontier.append(fleet)
