@@ -12,7 +12,6 @@ alphabetical order of the provinces' English names.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -21,7 +20,7 @@ from adjudicator.games.diplomacy.core.errors import Illegal
 from adjudicator.games.diplomacy.core.legality import find_own_unit
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import (
-    ARMY, FLEET, POWER, PROVINCE, Location, Position, Unit, coast_of, province_of,
+    ARMY, FLEET, Location, Position, Unit, coast_of, province_of,
 )
 from adjudicator.games.diplomacy.core.orders import Build, Order, Remove, Waive
 from adjudicator.games.diplomacy.core.reports import FAILS, SUCCEEDS, OrderBook, OrderReport
@@ -58,23 +57,6 @@ def allowances(game_map: GameMap, position: Position) -> dict[str, Allowance]:
         )
         result[power] = Allowance(max(0, min(centres - units, free_homes)), max(0, units - centres))
     return result
-
-
-def needs_adjustment(game_map: GameMap, position: Position) -> bool:
-    """True when some power can build or must remove in ``position``
-    (what ``allowances`` says, without working out every number)."""
-    centres = Counter(position.centres.values())
-    units = Counter(map(POWER, position.units))
-    occupied: set[str] | None = None
-    for power in game_map.powers:
-        surplus = centres[power] - units[power]
-        if surplus < 0:
-            return True
-        if surplus > 0:
-            occupied = set(map(PROVINCE, position.units)) if occupied is None else occupied
-            if any(position.centres.get(home) == power and home not in occupied for home in game_map.home_centres(power)):
-                return True
-    return False
 
 
 def _build_unit(game_map: GameMap, position: Position, power: str, order: Build) -> Unit:

@@ -117,10 +117,13 @@ class Board:
         (worked out when a convoy question is first asked)."""
         fleets = self._convoy_fleets
         if fleets is None:
-            unit_at = self.unit_at
-            fleets = self._convoy_fleets = frozenset(
-                prov for prov in self.convoy_waters.intersection(unit_at) if unit_at[prov].kind is FLEET
-            )
+            unit_at, waters = self.unit_at, self.convoy_waters
+            if waters <= self.seas:  # only fleets stand there (the standard game)
+                fleets = self._convoy_fleets = waters.intersection(unit_at)
+            else:
+                fleets = self._convoy_fleets = frozenset(
+                    prov for prov in waters.intersection(unit_at) if unit_at[prov].kind is FLEET
+                )
         return fleets
 
     @property
@@ -143,6 +146,8 @@ class Board:
         """True when fleets standing in convoy-capable waters (all of them,
         orders ignored, ``excluded`` left out) could form a chain from
         ``origin`` to ``destination``."""
+        if excluded is not None and excluded not in self.convoy_fleets:
+            excluded = None  # not a convoying fleet: the same answer as with none left out
         key = (origin, destination, excluded)
         known = self._routes.get(key)
         if known is None:
@@ -218,9 +223,10 @@ def route_exists(origin: str, destination: str, usable: Callable[[str], bool], b
     frontier: list[str] = []
     reach = board.fleet_reach
     neighbours = board.sea_neighbours[origin]
+    is_fleet = reach.__contains__
     while True:
-        for fleet in neighbours:
-            if fleet not in seen and fleet in reach:
+        for fleet in filter(is_fleet, neighbours):  # the convoying fleets among them, in the same order
+            if fleet not in seen:
                 seen.add(fleet)
                 if usable(fleet):
                     frontier.append(fleet)

@@ -14,19 +14,20 @@ from functools import cache
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypeVar
 
-from adjudicator.games.diplomacy.core.adjustments import needs_adjustment, resolve_adjustments
+from adjudicator.games.diplomacy.core.adjustments import resolve_adjustments
 from adjudicator.games.diplomacy.core.board import Board
 from adjudicator.games.diplomacy.core.errors import Illegal
 from adjudicator.games.diplomacy.core.legality import MOVEMENT_CHECKS, check_movement_order, find_own_unit, tidy_order
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import (
-    MOVEMENT, POWER, PROVINCE, RETREAT, DislodgedUnit, Phase, Position, Unit, UnitEvent, province_of,
+    MOVEMENT, POWER, RETREAT, DislodgedUnit, Phase, Position, Unit, UnitEvent, province_of,
 )
 from adjudicator.games.diplomacy.core.movement import UnitOutcome, resolve_movement, retreat_options
 from adjudicator.games.diplomacy.core.orders import ConfessionChange, Hold, Order
 from adjudicator.games.diplomacy.core.reports import FAILS, INVALID, SUCCEEDS, OrderReport, as_reports, parse_power_orders
 from adjudicator.games.diplomacy.core.retreats import resolve_retreats
 from adjudicator.games.diplomacy.core.rules import Rules
+from adjudicator.games.diplomacy.core.tally import centres_after, needs_adjustment, present, tables, winner
 from adjudicator.games.diplomacy.variants import initial_position as initial_position, rules_for
 
 if TYPE_CHECKING:  # the grammar (Lark) is loaded only when orders are parsed
@@ -157,8 +158,9 @@ def adjudicate_parsed(
         draw = rules.draw(game_map, result.position)
         if draw is not None:
             result = _replace(result, next_phase=None, draw=draw, position=_replace(result.position, phase=position.phase))
-    return _replace(result, reports=_grouped(game_map, result.reports),
-                    eliminated=_eliminated(game_map, position, result.position))
+    # A movement phase's reports come grouped already (``_movement``).
+    reports = result.reports if position.phase.kind is MOVEMENT else _grouped(game_map, result.reports)
+    return _replace(result, reports=reports, eliminated=_eliminated(game_map, position, result.position))
 
 
 def _movement(
@@ -236,12 +238,17 @@ def _movement(
             entry = entry_of[province]
             entry[4] = SUCCEEDS if succeeded else FAILS
             entry[5] = reason
-    if len(chosen) < len(unit_at):  # the implied holds, in the board's order
+    # The written orders' entries are grouped by power in the map's order
+    # (``powers``); the implied holds, in the board's order, join their
+    # power's group after its written orders.
+    if len(chosen) < len(unit_at):
         for province, unit in unit_at.items():
             if province not in chosen:
                 succeeded, reason, _ = outcomes.get(province, _HELD)
                 entries.append([unit.power, "", str(orders[province]), True, SUCCEEDS if succeeded else FAILS, reason])
-    reports = as_reports(entries)
+        reports = _grouped(game_map, as_reports(entries))
+    else:
+        reports = as_reports(entries)
 
     dislodged = tuple(
         DislodgedUnit(
@@ -285,27 +292,20 @@ def _finish_turn(
     some power can build or must remove)."""
     position, events = rules.end_of_turn(game_map, position)
     phase = position.phase
+    tally = tables(game_map)
     if rules.counts_centres_after(phase):
-        before = dict(position.centres)
-        centres = dict(before)
-        supply = _supply_centres(game_map)
-        units = position.units
-        # Each unit's province to its power, then the supply centres among
-        # them in the units' order (``centres[u.province] = u.power`` for
-        # every unit on a centre, as C loops).
-        owned = dict(zip(map(PROVINCE, units), map(POWER, units)))
-        on_centres = list(filter(supply.__contains__, owned))
-        centres.update(zip(on_centres, map(owned.__getitem__, on_centres)))
-        quiet = position.quiet_years + 1 if centres == before else 0
+        centres = centres_after(tally, position.centres, position.units)
+        quiet = position.quiet_years + 1 if centres == position.centres else 0
         position = _replace(position, centres=centres, quiet_years=quiet)
-    winner = _winner(game_map, position.centres)
-    if winner is not None:
-        return PhaseResult(phase, reports, dislodged, standoffs, position, None, winner, events=events)
+    counts = Counter(position.centres.values())
+    won = winner(tally, counts)
+    if won is not None:
+        return PhaseResult(phase, reports, dislodged, standoffs, position, None, won, events=events)
     next_phase = rules.movement_after(phase)
     if next_phase is None:
         adjustment = rules.adjustment_phase(phase)
-        candidate = _replace(position, phase=adjustment)
-        if needs_adjustment(game_map, candidate):
+        if needs_adjustment(tally, position.centres, counts, position.units):
+            candidate = _replace(position, phase=adjustment)
             return PhaseResult(phase, reports, dislodged, standoffs, candidate, adjustment, None, events=events)
         next_phase = rules.movement_after(adjustment)
         assert next_phase is not None
@@ -314,24 +314,8 @@ def _finish_turn(
 
 
 def _eliminated(game_map: GameMap, before: Position, after: Position) -> tuple[str, ...]:
-    def present(position: Position) -> set[str]:
-        return set(map(POWER, position.units)).union(position.centres.values())
-
-    still = present(after)
-    if still.issuperset(game_map.powers):
+    still = present(after.units, after.centres)
+    if still.issuperset(tables(game_map).powers):
         return ()  # every power is still there
-    was = present(before)
+    was = present(before.units, before.centres)
     return tuple(p for p in game_map.powers if p in was and p not in still)
-
-
-@cache
-def _supply_centres(game_map: GameMap) -> frozenset[str]:
-    return frozenset(game_map.supply_centres)
-
-
-def _winner(game_map: GameMap, centres: Mapping[str, str]) -> str | None:
-    counts = Counter(centres.values())
-    leaders = [p for p, n in counts.items() if n >= game_map.victory_centres]
-    if len(leaders) != 1:
-        return None
-    return leaders[0]

@@ -73,13 +73,16 @@ class _Resolver:
     def __init__(self, board: Board, orders: dict[str, Order]) -> None:
         self.board = board
         self.unit_at = unit_at = board.unit_at
-        # Facts fixed by the orders alone, worked out once in one pass: the
-        # order, unit and origin of each decision, each move's destination
-        # province, the moves into each province, and the decisions of each
-        # kind (in the orders' order).
-        decided: dict[str, Order] = dict(orders)  # the double moves split into legs below
-        owner: dict[str, Unit] = dict(unit_at)  # decision key -> the unit deciding
-        origin: dict[str, str] = dict(zip(unit_at, unit_at))  # decision key -> province the move starts from
+        # Facts fixed by the orders alone, worked out in one pass: the order,
+        # unit and origin of each decision (copies of the orders and units
+        # only when a double move is split into legs), each move's
+        # destination province, the moves into each province, the decisions
+        # of each kind (in the orders' order) and the army moves that go by
+        # convoy whatever the fleets do (not to a neighbour, or "via convoy").
+        neighbours = board.army_neighbours
+        decided: dict[str, Order] = orders
+        owner: dict[str, Unit] = unit_at  # decision key -> the unit deciding
+        origin: dict[str, str] | None = None  # decision key -> province the move starts from
         first_leg: dict[str, str] = {}  # second-leg key -> first-leg key
         target: dict[str, str] = {}  # move key -> destination province
         moves_to: dict[str, list[str]] = {}  # province -> the moves into it
@@ -87,12 +90,16 @@ class _Resolver:
         decisions: list[str] = []  # every move, support and convoy key, in order
         supports: list[str] = []
         convoys: list[str] = []
-        army_moves: list[str] = []  # moves by army, which may go by convoy
+        convoyed: set[str] = set()
+        by_land: list[str] = []  # army moves to a neighbour, convoyed only if their own power convoys them
         for province, order in orders.items():
             kind = type(order)
             if kind is Move:
                 destination = province_of(order.destination)  # type: ignore[union-attr]
-                if order.waypoints and owner[province].kind is FLEET:  # type: ignore[union-attr]
+                unit_kind = unit_at[province].kind
+                if order.waypoints and unit_kind is FLEET:  # type: ignore[union-attr]
+                    if origin is None:
+                        decided, owner, origin = dict(orders), dict(unit_at), dict(zip(unit_at, unit_at))
                     middle = order.waypoints[0]  # type: ignore[union-attr]
                     leg = province + SECOND_LEG
                     decided[province] = Move(order.unit, order.location, middle)  # type: ignore[union-attr]
@@ -112,19 +119,23 @@ class _Resolver:
                     moves_to[destination] = [province]
                 moves.append(province)
                 decisions.append(province)
-                if owner[province].kind is ARMY:
-                    army_moves.append(province)
+                if unit_kind is ARMY:
+                    if order.via_convoy or destination not in neighbours[province]:  # type: ignore[union-attr]
+                        convoyed.add(province)
+                    else:
+                        by_land.append(province)
             elif kind is SupportHold or kind is SupportMove:
                 supports.append(province)
                 decisions.append(province)
             elif kind is Convoy:
                 convoys.append(province)
                 decisions.append(province)
-        self.orders, self.owner, self.origin, self.first_leg = decided, owner, origin, first_leg
+        self.orders, self.owner, self.first_leg = decided, owner, first_leg
+        self.origin = dict(zip(unit_at, unit_at)) if origin is None else origin
         self.target, self.moves, self.decisions, self.moves_to = target, moves, decisions, moves_to
         self.hold_supports: dict[str, list[str]] = {}
         self.move_supports: dict[str, list[str]] = {}
-        self.convoyed: set[str] = set()
+        self.convoyed = convoyed
         self.convoys_for: dict[str, set[str]] = {}
         self.unmatched: dict[str, str] = {}
         self.resolution: dict[str, bool] = {}
@@ -134,19 +145,20 @@ class _Resolver:
         self.guess_based = False
         self.recursion_hits = 0
         self.paths: dict[str, bool] = {}  # convoyed move -> its path, once its fleets are settled
-        if army_moves:
-            self._convoyed(army_moves, convoys)
+        if convoys:
+            self._convoyed(by_land, convoys)
+        elif convoyed:
+            self.convoys_for = {province: set() for province in convoyed}
         if supports or convoys:
             self._index(supports, convoys)
         # Head-to-head battles: two moves by land into each other's province
-        # (never a convoyed move nor a leg of a double move, ruling R30).
-        convoyed = self.convoyed
-        self.opposing: dict[str, str | None] = {
+        # (never a convoyed move nor a leg of a double move, ruling R30);
+        # a move into a province whose unit does not move back has none.
+        self.opposing: dict[str, str] = {
             key: destination
+            for key, destination in target.items()
             if target.get(destination) == key and key not in convoyed and destination not in convoyed
             and key not in first_leg
-            else None
-            for key, destination in target.items()
         }
         self.needs_path = convoyed | first_leg.keys() if first_leg else convoyed  # moves whose path is a decision
         # Decisions that depend on no other are settled at once: a plain move
@@ -167,24 +179,20 @@ class _Resolver:
 
     # --- set-up -------------------------------------------------------------
 
-    def _convoyed(self, army_moves: list[str], convoys: list[str]) -> None:
-        """Which moves by army go by convoy, and the fleets convoying each."""
-        orders, unit_at, target = self.orders, self.unit_at, self.target
+    def _convoyed(self, by_land: list[str], convoys: list[str]) -> None:
+        """The fleets convoying each convoyed army move, and the army moves
+        to a neighbour that go by convoy because a fleet of their own power
+        convoys them (DATC 4.A.3)."""
+        orders, unit_at, target, convoyed = self.orders, self.unit_at, self.target, self.convoyed
         convoying: dict[tuple[str, str], set[str]] = {}  # (army, destination) -> fleets convoying it there
         for fleet in convoys:
             convoy: Convoy = orders[fleet]  # type: ignore[assignment]
             convoying.setdefault((province_of(convoy.target), convoy.destination), set()).add(fleet)
-        neighbours = self.board.army_neighbours
-        for province in army_moves:
-            destination = target[province]
-            fleets = convoying.get((province, destination)) if convoying else None
-            if (
-                destination not in neighbours[province]
-                or orders[province].via_convoy  # type: ignore[union-attr]
-                or (fleets and any(unit_at[f].power == unit_at[province].power for f in fleets))
-            ):
-                self.convoyed.add(province)
-                self.convoys_for[province] = set() if fleets is None else fleets
+        for province in by_land:
+            fleets = convoying.get((province, target[province]))
+            if fleets and any(unit_at[f].power == unit_at[province].power for f in fleets):
+                convoyed.add(province)
+        self.convoys_for = {province: convoying.get((province, target[province])) or set() for province in convoyed}
 
     def _index(self, supports: list[str], convoys: list[str]) -> None:
         orders, target, moves_to = self.orders, self.target, self.moves_to
@@ -379,7 +387,7 @@ class _Resolver:
         unless that unit moves away (not head to head) with success."""
         destination = self.target[key]
         defender = self.unit_at.get(destination)
-        if defender is not None and destination in self.target and self.opposing[key] is None \
+        if defender is not None and destination in self.target and self.opposing.get(key) is None \
                 and self._decided(destination):
             return None
         return defender
@@ -387,7 +395,7 @@ class _Resolver:
     def prevent_strength(self, key: str) -> int:
         if key in self.needs_path and not self.path(key):
             return 0
-        opponent = self.opposing[key]
+        opponent = self.opposing.get(key)
         if opponent is not None and self._decided(opponent):
             return 0
         return 1 + self._given(self.move_supports.get(key))
@@ -400,7 +408,7 @@ class _Resolver:
             return False
         target, resolution, resolved = self.target, self.resolution, self.resolved
         destination = target[key]
-        opponent = self.opposing[key]
+        opponent = self.opposing.get(key)
         defender = self.unit_at.get(destination)
         if defender is not None and destination in target and opponent is None \
                 and (resolution[destination] if destination in resolved else self.resolve(destination)):

@@ -1,0 +1,86 @@
+"""Counting at the end of a turn: centres changing owner, the winner, who
+must adjust, who is gone.
+
+Each function reads a map's per-power tables (``tables``, built once per
+map and cached) and a position's centres and units; none changes its
+arguments.  They give the same answers as counting afresh with the map's
+accessors, in one pass each over the units or the centres.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from typing import Mapping
+
+from adjudicator.games.diplomacy.core.mapdata import GameMap
+from adjudicator.games.diplomacy.core.model import POWER, Unit
+
+
+@dataclass(frozen=True, slots=True)
+class MapTally:
+    """What the end of a turn asks of a map: its supply-centre provinces,
+    each power with its home centres (in the map's order of powers), and
+    the number of centres that wins."""
+
+    supply: frozenset[str]
+    homes: tuple[tuple[str, tuple[str, ...]], ...]
+    powers: frozenset[str]
+    victory: int
+
+
+@cache
+def tables(game_map: GameMap) -> MapTally:
+    """The tally tables of ``game_map`` (worked out once per map)."""
+    return MapTally(
+        frozenset(game_map.supply_centres),
+        tuple((name, power.home_centres) for name, power in game_map.powers.items()),
+        frozenset(game_map.powers),
+        game_map.victory_centres,
+    )
+
+
+def centres_after(tally: MapTally, centres: Mapping[str, str], units: tuple[Unit, ...]) -> dict[str, str]:
+    """A new ownership table: ``centres`` with every supply centre a unit
+    stands on given to that unit's power (new owners after the old ones,
+    in the units' order)."""
+    after = dict(centres)
+    supply = tally.supply
+    for unit in units:
+        if unit.province in supply:
+            after[unit.province] = unit.power
+    return after
+
+
+def winner(tally: MapTally, centre_counts: Mapping[str, int]) -> str | None:
+    """The one power with at least the victory number of centres (``None``
+    when none or several have)."""
+    victory = tally.victory
+    leaders = [power for power, count in centre_counts.items() if count >= victory]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def needs_adjustment(
+    tally: MapTally, centres: Mapping[str, str], centre_counts: Mapping[str, int], units: tuple[Unit, ...]
+) -> bool:
+    """True when some power can build (more centres than units and a vacant
+    owned home centre) or must remove (more units than centres)."""
+    unit_counts = Counter(map(POWER, units))
+    occupied: set[str] | None = None
+    for power, homes in tally.homes:
+        surplus = centre_counts.get(power, 0) - unit_counts.get(power, 0)
+        if surplus < 0:
+            return True
+        if surplus > 0:
+            if occupied is None:
+                occupied = {unit.province for unit in units}
+            for home in homes:
+                if home not in occupied and centres.get(home) == power:
+                    return True
+    return False
+
+
+def present(units: tuple[Unit, ...], centres: Mapping[str, str]) -> set[str]:
+    """The powers with a unit or a centre."""
+    return set(map(POWER, units)).union(centres.values())
