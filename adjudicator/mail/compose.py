@@ -15,7 +15,6 @@ smuggle in other recipients are refused with ``ValueError``.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import functools
 import random
@@ -393,7 +392,7 @@ def _encoded_text(text: str) -> tuple[str, bytes]:
         sniff = b"\r\n".join(lines[:10]) + b"\r\n"
         sniff_qp = quoprimime.body_encode(sniff.decode("latin-1"), _LINE_LIMIT)
         if len(sniff_qp) > len(binascii.b2a_base64(sniff)):
-            encoding, payload = "base64", _base64_lines(b"\r\n".join(lines) + b"\r\n")
+            encoding, payload = "base64", _base64_lines(b"\r\n".join(lines) + b"\r\n").decode("ascii")
         elif len(lines) <= 10:
             encoding, payload = "quoted-printable", sniff_qp
         else:
@@ -401,10 +400,11 @@ def _encoded_text(text: str) -> tuple[str, bytes]:
     return encoding, "\r\n".join(payload.split("\n")).encode("ascii")
 
 
-def _base64_lines(data: bytes) -> str:
+def _base64_lines(data: bytes, end: bytes = b"\n") -> bytes:
     """``data`` in base64 as the email package writes it: 76 characters
-    (57 bytes) a line, each line ended by ``\\n``."""
-    return base64.encodebytes(data).decode("ascii")
+    (57 bytes) a line, each line ended by ``end``."""
+    encoded = binascii.b2a_base64(data, newline=False)
+    return b"".join(encoded[i:i + 76] + end for i in range(0, len(encoded), 76))
 
 
 def _plain_mail(from_address: Address, recipients: list[Address], subject: str, date: datetime, own_id: str,
@@ -447,7 +447,7 @@ def _file_part(attachment: Attachment, disposition: str, cid: str | None) -> byt
             or (cid is not None and not _SIMPLE_CID.fullmatch(cid)) or max(map(len, head)) > _LINE_LIMIT):
         return None
     return ("\r\n".join(head) + "\r\nMIME-Version: 1.0\r\n\r\n").encode("ascii") + \
-        _base64_lines(attachment.data).replace("\n", "\r\n").encode("ascii")
+        _base64_lines(attachment.data, b"\r\n")
 
 
 @functools.lru_cache(maxsize=64)
@@ -470,8 +470,9 @@ def _multipart(subtype: str, parts: list[bytes], head: bytes = b"") -> bytes:
     boundary = "=" * 15 + f"{random.randrange(sys.maxsize):0{_TOKEN_WIDTH}d}" + "=="
     text = b"\r\n".join(parts)
     unique, counter = boundary, 0
-    while re.search(b"^--" + re.escape(unique.encode("ascii")) + b"(--)?$", text, re.MULTILINE):
-        unique, counter = f"{boundary}.{counter}", counter + 1
+    while b"--" + unique.encode("ascii") in text and \
+            re.search(b"^--" + re.escape(unique.encode("ascii")) + b"(--)?$", text, re.MULTILINE):
+        unique, counter = f"{boundary}.{counter}", counter + 1  # (the regular expression only where it can match)
     shape = unique.translate(_ZEROS)
     line = _boundary_header(subtype, shape).replace(shape.encode("ascii"), unique.encode("ascii"), 1)
     marker = unique.encode("ascii")

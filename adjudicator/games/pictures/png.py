@@ -193,13 +193,14 @@ def _text(draw: ImageDraw.ImageDraw, shape: Text) -> None:
 
 def _named_colours(scene: Scene) -> list[tuple[int, int, int]]:
     """Every colour the scene names (background, fills, strokes, texts), sorted."""
-    colours = {_rgb(scene.background)}
+    names: set[str | None] = {scene.background}
     for shape in walk(scene.shapes):
         if isinstance(shape, Text):
-            colours.add(_rgb(shape.fill))
+            names.add(shape.fill)
         elif not isinstance(shape, Group):
-            colours.update(_rgb(c) for c in (shape.style.fill, shape.style.stroke) if c is not None)
-    return sorted(colours)
+            names.add(shape.style.fill)
+            names.add(shape.style.stroke)
+    return sorted({_rgb(name) for name in names if name is not None})
 
 
 def _palette(image: Image.Image, named: list[tuple[int, int, int]]) -> Image.Image:
