@@ -256,6 +256,23 @@ def test_the_same_phase_gives_the_same_svg_and_png_bytes_in_another_process(tmp_
     assert (tmp_path / "out.png").read_bytes() == to_png(same)
 
 
+def test_a_maps_board_painted_once_and_coloured_per_phase_gives_the_pixels_painted_anew() -> None:
+    from adjudicator.games.pictures import png
+
+    adjustment = {"variant": "standard", "phase": "W1901A", "units": {"Austria": ["A SER"], "Russia": ["A UKR"]},
+                  "centers": {"Austria": ["VIE", "BUD", "TRI", "SER"], "Russia": ["MOS", "SEV", "STP", "RUM"]}}
+    scenes = [draw(*movement()[:2]), draw(movement()[2]), draw(adjustment),
+              *(draw(state, report) for state, report in thirty_years()), draw(THIRTY.start({}, 1))]
+    painted = {}
+    for scene in scenes:
+        board, _ = png._board(scene)
+        entries = png._board_entries(scene.width, scene.height, png._plan(board))
+        assert entries is not None  # the maps' boards fit a palette
+        painted[id(entries[0])] = scene.width
+        assert png._board_picture(scene, board).tobytes() == png._painted_board(scene, board).tobytes()
+    assert sorted(painted.values()) == sorted({scene.width for scene in scenes})  # once per map
+
+
 @pytest.mark.parametrize("variant", ["standard", "30jk"])
 def test_the_png_of_a_phase_is_small_enough_for_mail(variant: str) -> None:
     module = DiplomacyGame.for_variant(variant)

@@ -15,8 +15,11 @@ smuggle in other recipients are refused with ``ValueError``.
 
 from __future__ import annotations
 
+import binascii
 import functools
+import random
 import re
+import sys
 import secrets
 import unicodedata
 from collections.abc import Sequence
@@ -282,10 +285,12 @@ def compose(
     parent = _message_id(in_reply_to) if in_reply_to is not None else None
     chain = _references(references, in_reply_to)
 
-    if html is None and not attachments:
-        fast = _plain_mail(from_address, recipients, subject, date, own_id, parent, chain, loop, text)
-        if fast is not None:
-            return fast
+    # written directly (the same bytes); the email package where a header needs its quoting
+    fast = _plain_mail(from_address, recipients, subject, date, own_id, parent, chain, loop, text) \
+        if html is None and not attachments else \
+        _multipart_mail(from_address, recipients, subject, date, own_id, parent, chain, loop, text, html, attachments)
+    if fast is not None:
+        return fast
     message = EmailMessage(policy=_POLICY)
     message["From"] = from_address
     message["To"] = recipients
@@ -354,34 +359,159 @@ def _text_line(name: str, value: str) -> bytes:
     return _header_line(name, value)
 
 
+def _head(from_address: Address, recipients: list[Address], subject: str, date: datetime, own_id: str,
+          parent: str | None, chain: list[str], loop: str) -> bytes:
+    """The headers ``compose`` writes before the MIME headers, From to
+    X-Loop, as the email package writes them."""
+    verbatim = [("Message-ID", own_id)] + ([("In-Reply-To", parent)] if parent is not None else [])
+    if chain:
+        verbatim.append(("References", " ".join(chain)))
+    return b"".join([
+        _address_line("From", _addresses_key([from_address])), _address_line("To", _addresses_key(recipients)),
+        _text_line("Subject", _header_text(subject)[:SUBJECT_LIMIT].strip()),
+        f"Date: {format_datetime(date)}\r\n".encode("ascii"),
+        *(_fold_words(name, value, _POLICY).encode("ascii") for name, value in verbatim),
+        f"Auto-Submitted: {AUTO_SUBMITTED_REPLY}\r\n".encode("ascii"), _text_line("X-Loop", loop)])
+
+
+def _encoded_text(text: str) -> tuple[str, bytes]:
+    """The Content-Transfer-Encoding and the encoded body (CRLF line ends)
+    the email package's ``set_content`` gives ``text`` as ``compose``
+    passes it: quoted-printable when not ASCII, else the package's own
+    choice (7bit for lines within the limit, else whichever of
+    quoted-printable and base64 its sniff of the first ten lines finds
+    shorter)."""
+    plain = _normalise_lines(text)
+    lines = plain.encode("utf-8").splitlines()
+    normal = b"\n".join(lines) + b"\n"
+    if not plain.isascii():
+        encoding, payload = "quoted-printable", quoprimime.body_encode(normal.decode("latin-1"), _LINE_LIMIT)
+    elif max((len(line) for line in lines), default=0) <= _LINE_LIMIT:
+        encoding, payload = "7bit", normal.decode("ascii")
+    else:
+        sniff = b"\r\n".join(lines[:10]) + b"\r\n"
+        sniff_qp = quoprimime.body_encode(sniff.decode("latin-1"), _LINE_LIMIT)
+        if len(sniff_qp) > len(binascii.b2a_base64(sniff)):
+            encoding, payload = "base64", _base64_lines(b"\r\n".join(lines) + b"\r\n").decode("ascii")
+        elif len(lines) <= 10:
+            encoding, payload = "quoted-printable", sniff_qp
+        else:
+            encoding, payload = "quoted-printable", quoprimime.body_encode(normal.decode("latin-1"), _LINE_LIMIT)
+    return encoding, "\r\n".join(payload.split("\n")).encode("ascii")
+
+
+def _base64_lines(data: bytes, end: bytes = b"\n") -> bytes:
+    """``data`` in base64 as the email package writes it: 76 characters
+    (57 bytes) a line, each line ended by ``end``."""
+    encoded = binascii.b2a_base64(data, newline=False)
+    return b"".join(encoded[i:i + 76] + end for i in range(0, len(encoded), 76))
+
+
 def _plain_mail(from_address: Address, recipients: list[Address], subject: str, date: datetime, own_id: str,
                 parent: str | None, chain: list[str], loop: str, text: str) -> bytes | None:
     """The bytes ``compose`` makes of a text-only mail, written directly
     (the email package takes about a millisecond per mail to make the
-    same bytes; issue 20); None when the text needs an encoding decided
-    by the email package's heuristics (ASCII lines longer than the line
-    limit), which then composes it.  ``tests/test_compose_fast.py``
-    compares both byte for byte."""
-    plain = _normalise_lines(text)
-    lines = plain.encode("utf-8").splitlines()
-    body = b"\n".join(lines) + b"\n"
-    if plain.isascii():
-        if max((len(line) for line in lines), default=0) > _LINE_LIMIT:
+    same bytes; issue 20); never None here (None, from a stand-in in the
+    tests, makes ``compose`` use the email package).
+    ``tests/test_compose_fast.py`` compares both byte for byte."""
+    encoding, body = _encoded_text(text)
+    return b"".join([_head(from_address, recipients, subject, date, own_id, parent, chain, loop),
+                     f'Content-Type: text/plain; charset="utf-8"\r\nContent-Transfer-Encoding: {encoding}\r\n'
+                     f"MIME-Version: 1.0\r\n\r\n".encode("ascii"), body])
+
+
+_SIMPLE_TYPE = re.compile(r"[a-z0-9][a-z0-9.+-]*/[a-z0-9][a-z0-9.+-]*")
+_SIMPLE_NAME = re.compile(r"[A-Za-z0-9._-]+")
+_SIMPLE_CID = re.compile(r"<[A-Za-z0-9._-]+@[A-Za-z0-9._-]+>")
+_MIME_VERSION = b"MIME-Version: 1.0\r\n"
+
+
+def _text_part(subtype: str, text: str, mime_version: bool = False) -> bytes:
+    """A text part (headers, blank line, body) as the email package writes it."""
+    encoding, body = _encoded_text(text)
+    head = f'Content-Type: text/{subtype}; charset="utf-8"\r\nContent-Transfer-Encoding: {encoding}\r\n'
+    return head.encode("ascii") + (_MIME_VERSION if mime_version else b"") + b"\r\n" + body
+
+
+def _file_part(attachment: Attachment, disposition: str, cid: str | None) -> bytes | None:
+    """An attachment's part as the email package writes it (base64), or
+    None when a header of it is not plain enough to be written directly
+    (the email package quotes, encodes or folds it then)."""
+    kwargs = _attachment_kwargs(attachment)
+    mime_type, filename = f"{kwargs['maintype']}/{kwargs['subtype']}", kwargs["filename"]
+    head = [f"Content-Type: {mime_type}", "Content-Transfer-Encoding: base64",
+            f'Content-Disposition: {disposition}; filename="{filename}"']
+    if cid is not None:
+        head.append(f"Content-ID: {cid}")
+    if (not _SIMPLE_TYPE.fullmatch(mime_type) or not _SIMPLE_NAME.fullmatch(filename)
+            or (cid is not None and not _SIMPLE_CID.fullmatch(cid)) or max(map(len, head)) > _LINE_LIMIT):
+        return None
+    return ("\r\n".join(head) + "\r\nMIME-Version: 1.0\r\n\r\n").encode("ascii") + \
+        _base64_lines(attachment.data, b"\r\n")
+
+
+@functools.lru_cache(maxsize=64)
+def _boundary_header(subtype: str, shape: str) -> bytes:
+    """The Content-Type header of a multipart/``subtype`` as the email
+    package folds it, for a boundary of ``shape`` (its digits written 0)."""
+    return _header_line("Content-Type", f'multipart/{subtype}; boundary="{shape}"')
+
+
+_ZEROS = str.maketrans("123456789", "000000000")
+_TOKEN_WIDTH = len(repr(sys.maxsize - 1))
+"""Digits of a boundary's random token (as ``email.generator`` writes them)."""
+
+
+def _multipart(subtype: str, parts: list[bytes], head: bytes = b"") -> bytes:
+    """A multipart/``subtype`` part of ``parts`` (each written whole):
+    ``head``, its Content-Type, a blank line and the parts between
+    boundaries; the boundary made as the email package makes it (the same
+    draw of ``random``, checked against the parts' text in the same way)."""
+    boundary = "=" * 15 + f"{random.randrange(sys.maxsize):0{_TOKEN_WIDTH}d}" + "=="
+    text = b"\r\n".join(parts)
+    unique, counter = boundary, 0
+    while b"--" + unique.encode("ascii") in text and \
+            re.search(b"^--" + re.escape(unique.encode("ascii")) + b"(--)?$", text, re.MULTILINE):
+        unique, counter = f"{boundary}.{counter}", counter + 1  # (the regular expression only where it can match)
+    shape = unique.translate(_ZEROS)
+    line = _boundary_header(subtype, shape).replace(shape.encode("ascii"), unique.encode("ascii"), 1)
+    marker = unique.encode("ascii")
+    return b"".join([head, line, b"\r\n--", marker, b"\r\n", (b"\r\n--" + marker + b"\r\n").join(parts),
+                     b"\r\n--", marker, b"--\r\n"])
+
+
+def _multipart_mail(from_address: Address, recipients: list[Address], subject: str, date: datetime, own_id: str,
+                    parent: str | None, chain: list[str], loop: str, text: str, html: str | None,
+                    attachments: Sequence[Attachment]) -> bytes | None:
+    """The bytes ``compose`` makes of a mail with HTML or attachments,
+    written directly in the structure the email package gives it
+    (multipart/alternative of the text and the HTML, the inline files in a
+    multipart/related beside the HTML, multipart/mixed around it all when
+    other files come along; the same headers in the same order, the
+    boundaries drawn from ``random`` in the same order, innermost first):
+    the email package takes about ten milliseconds for a report with its
+    map (issue 20).  None when a file's headers need the email package's
+    quoting or folding.  ``tests/test_compose_fast.py`` compares both
+    byte for byte."""
+    files: list[bytes] = []
+    related: list[bytes] = []
+    for attachment in attachments:
+        cid = _content_id(attachment) if attachment.content_id is not None else None
+        inline = cid is not None and html is not None
+        part = _file_part(attachment, "inline" if inline else "attachment", cid if inline else None)
+        if part is None:
             return None
-        encoding, payload = "7bit", body.decode("ascii")
-    else:
-        encoding, payload = "quoted-printable", quoprimime.body_encode(body.decode("latin-1"), _LINE_LIMIT)
-    verbatim = [("Message-ID", own_id)] + ([("In-Reply-To", parent)] if parent is not None else [])
-    if chain:
-        verbatim.append(("References", " ".join(chain)))
-    head = [_address_line("From", _addresses_key([from_address])), _address_line("To", _addresses_key(recipients)),
-            _text_line("Subject", _header_text(subject)[:SUBJECT_LIMIT].strip()),
-            f"Date: {format_datetime(date)}\r\n".encode("ascii"),
-            *(_fold_words(name, value, _POLICY).encode("ascii") for name, value in verbatim),
-            f"Auto-Submitted: {AUTO_SUBMITTED_REPLY}\r\n".encode("ascii"), _text_line("X-Loop", loop),
-            f'Content-Type: text/plain; charset="utf-8"\r\nContent-Transfer-Encoding: {encoding}\r\n'
-            f"MIME-Version: 1.0\r\n\r\n".encode("ascii")]
-    return b"".join(head) + "\r\n".join(payload.split("\n")).encode("ascii")
+        (related if inline else files).append(part)
+    head = _head(from_address, recipients, subject, date, own_id, parent, chain, loop) + _MIME_VERSION
+    plain = _text_part("plain", text)
+    if html is None:
+        return _multipart("mixed", [plain, *files], head)
+    markup = _text_part("html", html, mime_version=not related)
+    if related:
+        markup = _multipart("related", [markup, *related], _MIME_VERSION)
+    if not files:
+        return _multipart("alternative", [plain, markup], head)
+    return _multipart("mixed", [_multipart("alternative", [plain, markup]), *files], head)
 
 
 def readdressed(message: bytes, to: str) -> bytes:

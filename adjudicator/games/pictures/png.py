@@ -120,12 +120,13 @@ def _dashes(points: list[tuple[float, float]], pattern: tuple[float, ...],
 
 
 def _line(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]], style: Style, closed: bool,
-          scale: int) -> None:
+          scale: int, ink: int | None = None) -> None:
+    """The stroke of ``points`` in ``style`` (in palette entry ``ink`` when given)."""
     if style.stroke is None or len(points) < 2:
         return
     path = [*points, points[0]] if closed else points
     width = max(1, round(style.width * scale))
-    colour = _rgb(style.stroke)
+    colour: int | tuple[int, int, int] = _rgb(style.stroke) if ink is None else ink
     for piece in _dashes(path, style.dash, scale) if style.dash else [path]:
         draw.line(piece, fill=colour, width=width, joint="curve")
         if width > 2:
@@ -192,13 +193,14 @@ def _text(draw: ImageDraw.ImageDraw, shape: Text) -> None:
 
 def _named_colours(scene: Scene) -> list[tuple[int, int, int]]:
     """Every colour the scene names (background, fills, strokes, texts), sorted."""
-    colours = {_rgb(scene.background)}
+    names: set[str | None] = {scene.background}
     for shape in walk(scene.shapes):
         if isinstance(shape, Text):
-            colours.add(_rgb(shape.fill))
+            names.add(shape.fill)
         elif not isinstance(shape, Group):
-            colours.update(_rgb(c) for c in (shape.style.fill, shape.style.stroke) if c is not None)
-    return sorted(colours)
+            names.add(shape.style.fill)
+            names.add(shape.style.stroke)
+    return sorted({_rgb(name) for name in names if name is not None})
 
 
 def _palette(image: Image.Image, named: list[tuple[int, int, int]]) -> Image.Image:
@@ -224,14 +226,77 @@ def _board(scene: Scene) -> tuple[list[Shape], list[Shape]]:
     return shapes[:count], shapes[count:]
 
 
-def to_png(scene: Scene) -> bytes:
-    """The scene as PNG bytes, ``scene.width`` x ``scene.height`` pixels,
-    palette colour; deterministic for a given Pillow version."""
-    board, rest = _board(scene)
+BoardPlan = tuple[tuple[bool, tuple[Point, ...], bool, Style], ...]
+"""A board without its fill colours: per shape whether it is closed (a
+polygon), its points, whether it is filled, and its stroke."""
+
+
+def _fill(shape: Shape) -> str | None:
+    """The colour ``_paint`` fills a board shape with (None: not filled)."""
+    return shape.style.fill if isinstance(shape, Polygon) and len(shape.points) >= 3 else None
+
+
+def _plan(board: list[Shape]) -> BoardPlan:
+    return tuple((isinstance(shape, Polygon), shape.points, _fill(shape) is not None,
+                  Style(None, shape.style.stroke, shape.style.width, shape.style.dash))
+                 for shape in board if isinstance(shape, (Polygon, Polyline)))
+
+
+@lru_cache(maxsize=4)
+def _board_entries(width: int, height: int, plan: BoardPlan) -> tuple[Image.Image, tuple[str, ...]] | None:
+    """The board of ``plan`` painted once as palette entries: 0 where
+    nothing is painted, each filled polygon its own entry (1, 2, ... in
+    drawing order), then one entry per stroke colour (returned, in order);
+    None when that takes more than 256 entries.  A map's board differs
+    from phase to phase only in its fill colours (the owners' tints), so
+    a process paints each map's board once and only colours it per picture."""
+    filled = sum(entry[2] for entry in plan)
+    strokes = tuple(dict.fromkeys(style.stroke for *_, style in plan if style.stroke is not None))
+    if 1 + filled + len(strokes) > 256:
+        return None
+    ink = {colour: 1 + filled + index for index, colour in enumerate(strokes)}
+    image = Image.new("P", (width, height), 0)
+    draw = ImageDraw.Draw(image)
+    fill = 1
+    for closed, points, is_filled, style in plan:
+        scaled = _scaled(points, 1)
+        if is_filled:
+            draw.polygon(scaled, fill=fill)
+            fill += 1
+        _line(draw, scaled, style, closed, 1, ink.get(style.stroke or ""))
+    return image, strokes
+
+
+def _painted_board(scene: Scene, board: list[Shape]) -> Image.Image:
+    """The board painted shape by shape at the picture's size, on the background."""
     crisp = Image.new("RGB", (scene.width, scene.height), _rgb(scene.background))
     draw = ImageDraw.Draw(crisp)
     for shape in board:
         _paint(draw, shape, 1)
+    return crisp
+
+
+def _board_picture(scene: Scene, board: list[Shape]) -> Image.Image:
+    """The board at the picture's size, the same pixels as ``_painted_board``:
+    the process's painting of the map's board (``_board_entries``) in this
+    scene's colours, else painted anew."""
+    entries = _board_entries(scene.width, scene.height, _plan(board))
+    if entries is None:
+        return _painted_board(scene, board)
+    image, strokes = entries
+    fills = (_fill(shape) for shape in board)
+    colours = [_rgb(scene.background), *(_rgb(fill) for fill in fills if fill is not None),
+               *(_rgb(colour) for colour in strokes)]
+    coloured = image.copy()
+    coloured.putpalette([value for colour in colours for value in colour])
+    return coloured.convert("RGB")
+
+
+def to_png(scene: Scene) -> bytes:
+    """The scene as PNG bytes, ``scene.width`` x ``scene.height`` pixels,
+    palette colour; deterministic for a given Pillow version."""
+    board, rest = _board(scene)
+    crisp = _board_picture(scene, board)
     big = crisp.resize((scene.width * SUPERSAMPLE, scene.height * SUPERSAMPLE), Image.Resampling.NEAREST)
     draw = ImageDraw.Draw(big)
     for shape in rest:

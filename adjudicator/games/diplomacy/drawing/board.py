@@ -4,13 +4,14 @@ coasts and province abbreviations."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Mapping
 
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import coast_of
 from adjudicator.games.diplomacy.drawing import colours as c
 from adjudicator.games.pictures.geometry import arrow_head, point_at
-from adjudicator.games.diplomacy.drawing.layout import MapLayout
+from adjudicator.games.diplomacy.drawing.layout import Border, MapLayout, RiverLine
 from adjudicator.games.pictures.scene import Circle, Group, Polygon, Polyline, Shape, Style, Text
 
 LABEL_SIZE = 10.0
@@ -38,6 +39,12 @@ def region_shapes(game_map: GameMap, layout: MapLayout, owners: Mapping[str, str
 def border_shapes(layout: MapLayout) -> list[Shape]:
     """Borders between regions (``class="border"``, ``data-kind``): land
     and sea borders thin, coastlines darker and thicker (drawn last, on top)."""
+    return list(_border_shapes(layout.borders))
+
+
+@lru_cache(maxsize=8)
+def _border_shapes(borders: tuple[Border, ...]) -> tuple[Shape, ...]:
+    """``border_shapes`` of a map's borders, made once per map (they never change)."""
     styles = {
         "sea": Style(stroke=c.SEA_LINE, width=0.8),
         "edge": Style(stroke=c.SEA_LINE, width=0.8),
@@ -46,17 +53,23 @@ def border_shapes(layout: MapLayout) -> list[Shape]:
     }
     shapes: list[Shape] = []
     for kind in ("sea", "edge", "land", "coast"):
-        for border in layout.borders:
+        for border in borders:
             if border.kind == kind:
                 shapes.append(Polyline((border.start, border.end), styles[kind], "border", (("kind", kind),)))
-    return shapes
+    return tuple(shapes)
 
 
 def river_shapes(layout: MapLayout) -> list[Shape]:
     """Each river as a blue line (``class="river"``, ``data-river``) with
     small arrow heads pointing downstream (``class="flow"``)."""
+    return list(_river_shapes(layout.rivers))
+
+
+@lru_cache(maxsize=8)
+def _river_shapes(rivers: tuple[RiverLine, ...]) -> tuple[Shape, ...]:
+    """``river_shapes`` of a map's rivers, made once per map."""
     shapes: list[Shape] = []
-    for river in layout.rivers:
+    for river in rivers:
         if len(river.points) < 2:
             continue
         parts: list[Shape] = [Polyline(river.points, Style(stroke=c.RIVER, width=2.4), "river-line")]
@@ -65,7 +78,7 @@ def river_shapes(layout: MapLayout) -> list[Shape]:
             tail = (at[0] - dx * 6, at[1] - dy * 6)
             parts.append(Polygon(arrow_head(at, tail, 6.0, 6.0), Style(fill=c.RIVER), "flow"))
         shapes.append(Group(tuple(parts), "river", (("river", river.name),)))
-    return shapes
+    return tuple(shapes)
 
 
 COAST_MARK = 8.0

@@ -136,12 +136,15 @@ class _Index:
         for cell in _cells(item.box):
             self.cells[cell].append(item)
 
-    def near(self, box: Box) -> list[_Obstacle]:
+    def weight(self, box: Box, cells: Iterable[tuple[int, int]]) -> float:
+        """The summed weight of the obstacles in ``cells`` (each once, in the
+        order first met) that meet ``box``."""
         seen: dict[int, _Obstacle] = {}
-        for cell in _cells(box):
-            for item in self.cells.get(cell, ()):
+        found = self.cells
+        for cell in cells:
+            for item in found.get(cell, ()):
                 seen[id(item)] = item
-        return list(seen.values())
+        return sum(item.weight for item in seen.values() if item.meets(box))
 
 
 def _offsets(half: float) -> tuple[Point, ...]:
@@ -155,6 +158,11 @@ def _offsets(half: float) -> tuple[Point, ...]:
     return near + far + ((0.0, low * 2.6), (0.0, -low * 2.8))
 
 
+Place = tuple[Point, Box, float, tuple[tuple[int, int], ...]]
+"""A label's place: its centre, its box, the cost the map gives it and the
+grid cells its box lies in."""
+
+
 @dataclass(frozen=True)
 class _Candidates:
     """Per map: each province's label places with the cost the map itself
@@ -162,13 +170,13 @@ class _Candidates:
 
     width: float
     height: float
-    places: dict[str, tuple[tuple[Point, Box, float], ...]]
+    places: dict[str, tuple[Place, ...]]
 
 
 @cache
 def _candidates(game_map: GameMap) -> _Candidates:
     layout = map_layout(game_map)
-    places: dict[str, tuple[tuple[Point, Box, float], ...]] = {}
+    places: dict[str, tuple[Place, ...]] = {}
     for key, region in layout.regions.items():
         x, y = region.seat
         found = []
@@ -180,7 +188,7 @@ def _candidates(game_map: GameMap) -> _Candidates:
             outside_map = box[0] < 0 or box[1] < 0 or box[2] > layout.width or box[3] > layout.height
             rivers = sum(line_meets_box(river.points, _grown(box, 1.2)) for river in layout.rivers)
             cost = 0.05 * rank + 1.5 * (4 - inside) + 3.0 * rivers + (50.0 if outside_map else 0.0)
-            found.append((at, box, cost))
+            found.append((at, box, cost, tuple(_cells(box))))
         places[key] = tuple(found)
     return _Candidates(layout.width, layout.height, places)
 
@@ -193,8 +201,8 @@ def place_labels(game_map: GameMap, drawn: Iterable[Shape]) -> dict[str, Point]:
     candidates = _candidates(game_map)
     index = _Index(obstacles(drawn))
 
-    def cost(place: tuple[Point, Box, float]) -> float:
-        return place[2] + sum(item.weight for item in index.near(place[1]) if item.meets(place[1]))
+    def cost(place: Place) -> float:
+        return place[2] + index.weight(place[1], place[3])
 
     chosen: dict[str, Point] = {}
     crowded: list[tuple[float, str]] = []
