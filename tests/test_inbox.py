@@ -378,7 +378,7 @@ def test_gm_answers_and_the_change_log_are_in_the_game_language(table: Table, la
     game = table.store.game("spiel1")
     assert game is not None
     with table.store.transaction() as db:
-        table.store.update_game(db, __import__("dataclasses").replace(
+        table.store.update_game(db, records.replace(
             game, settings={**game.settings, "gm_password_hash": hash_password(secret)}))
     out = table.send("gm@pbem.test", f"GAMEMASTER spiel1 {secret}", "GM PAUSE")
     ack = out.one("acknowledgement", "gm@pbem.test")
