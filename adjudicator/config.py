@@ -14,9 +14,13 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING
+
+from adjudicator.records import Record
+
+if TYPE_CHECKING:
+    from typing import Any, Callable, Mapping
 
 
 class ConfigError(ValueError):
@@ -58,38 +62,61 @@ def is_address(text: str) -> bool:
     return bool(_ADDRESS.match(text))
 
 
-@dataclass(frozen=True)
-class MailboxConfig:
+_set = object.__setattr__
+
+
+class MailboxConfig(Record):
     """Where the judge reads mail: ``kind`` is ``maildir`` (``path``) or
     ``imap`` (host, port, tls, user, password, folder)."""
 
-    kind: str = "maildir"
-    path: Path = Path("var/mail/inbox")
-    host: str = ""
-    port: int = 993
-    tls: str = "ssl"
-    user: str = ""
-    password: str = ""
-    folder: str = "INBOX"
+    __slots__ = ("kind", "path", "host", "port", "tls", "user", "password", "folder")
+    kind: str
+    path: Path
+    host: str
+    port: int
+    tls: str
+    user: str
+    password: str
+    folder: str
+
+    def __init__(self, kind: str = "maildir", path: Path = Path("var/mail/inbox"), host: str = "", port: int = 993,
+                 tls: str = "ssl", user: str = "", password: str = "", folder: str = "INBOX") -> None:
+        _set(self, "kind", kind)
+        _set(self, "path", path)
+        _set(self, "host", host)
+        _set(self, "port", port)
+        _set(self, "tls", tls)
+        _set(self, "user", user)
+        _set(self, "password", password)
+        _set(self, "folder", folder)
 
 
-@dataclass(frozen=True)
-class SmtpConfig:
+class SmtpConfig(Record):
     """How the judge sends mail: ``kind`` is ``smtp`` (host, port, tls,
     user, password) or ``maildir``: every outgoing mail is written as a
     file into the Maildir at ``path`` (no mail server needed)."""
 
-    kind: str = "maildir"
-    path: Path = Path("var/mail/sent")
-    host: str = ""
-    port: int = 587
-    tls: str = "starttls"
-    user: str = ""
-    password: str = ""
+    __slots__ = ("kind", "path", "host", "port", "tls", "user", "password")
+    kind: str
+    path: Path
+    host: str
+    port: int
+    tls: str
+    user: str
+    password: str
+
+    def __init__(self, kind: str = "maildir", path: Path = Path("var/mail/sent"), host: str = "", port: int = 587,
+                 tls: str = "starttls", user: str = "", password: str = "") -> None:
+        _set(self, "kind", kind)
+        _set(self, "path", path)
+        _set(self, "host", host)
+        _set(self, "port", port)
+        _set(self, "tls", tls)
+        _set(self, "user", user)
+        _set(self, "password", password)
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(Record):
     """The bounds every mail is held to (``[limits]``, docs/service.md S25-S35).
 
     Sizes are bytes, durations seconds.  Authentication: at most
@@ -99,32 +126,65 @@ class Limits:
     further failure up to ``auth_lockout_max``.  ``seat_password_min`` is
     the default shortest seat password (a GM may change it per game)."""
 
-    auth_lines_per_mail: int = 3
-    auth_free_failures: int = 5
-    auth_lockout: int = 60
-    auth_lockout_max: int = 86400
-    seat_password_min: int = 8
-    stored_bytes: int = 1024 * 1024
-    text_bytes: int = 256 * 1024
-    lines: int = 2000
-    line_chars: int = 1000
-    header_bytes: int = 8192
-    mime_parts: int = 100
-    mail_seconds: int = 30
-    mail_attempts: int = 2
-    expensive_per_mail: int = 3
-    answers_per_hour: int = 30
-    answer_bytes: int = 2 * 1024 * 1024
-    stranger_answer_bytes: int = 512 * 1024
-    loop_answers: int = 10
-    loop_window: int = 3600
-    mailbox_wait: int = 3600
-    retention: int = 30 * 86400
-    clock_skew: int = 600
+    __slots__ = ("auth_lines_per_mail", "auth_free_failures", "auth_lockout", "auth_lockout_max", "seat_password_min",
+                 "stored_bytes", "text_bytes", "lines", "line_chars", "header_bytes", "mime_parts", "mail_seconds",
+                 "mail_attempts", "expensive_per_mail", "answers_per_hour", "answer_bytes", "stranger_answer_bytes",
+                 "loop_answers", "loop_window", "mailbox_wait", "retention", "clock_skew")
+    auth_lines_per_mail: int
+    auth_free_failures: int
+    auth_lockout: int
+    auth_lockout_max: int
+    seat_password_min: int
+    stored_bytes: int
+    text_bytes: int
+    lines: int
+    line_chars: int
+    header_bytes: int
+    mime_parts: int
+    mail_seconds: int
+    mail_attempts: int
+    expensive_per_mail: int
+    answers_per_hour: int
+    answer_bytes: int
+    stranger_answer_bytes: int
+    loop_answers: int
+    loop_window: int
+    mailbox_wait: int
+    retention: int
+    clock_skew: int
+
+    def __init__(self, auth_lines_per_mail: int = 3, auth_free_failures: int = 5, auth_lockout: int = 60,
+                 auth_lockout_max: int = 86400, seat_password_min: int = 8, stored_bytes: int = 1024 * 1024,
+                 text_bytes: int = 256 * 1024, lines: int = 2000, line_chars: int = 1000, header_bytes: int = 8192,
+                 mime_parts: int = 100, mail_seconds: int = 30, mail_attempts: int = 2, expensive_per_mail: int = 3,
+                 answers_per_hour: int = 30, answer_bytes: int = 2 * 1024 * 1024,
+                 stranger_answer_bytes: int = 512 * 1024, loop_answers: int = 10, loop_window: int = 3600,
+                 mailbox_wait: int = 3600, retention: int = 30 * 86400, clock_skew: int = 600) -> None:
+        _set(self, "auth_lines_per_mail", auth_lines_per_mail)
+        _set(self, "auth_free_failures", auth_free_failures)
+        _set(self, "auth_lockout", auth_lockout)
+        _set(self, "auth_lockout_max", auth_lockout_max)
+        _set(self, "seat_password_min", seat_password_min)
+        _set(self, "stored_bytes", stored_bytes)
+        _set(self, "text_bytes", text_bytes)
+        _set(self, "lines", lines)
+        _set(self, "line_chars", line_chars)
+        _set(self, "header_bytes", header_bytes)
+        _set(self, "mime_parts", mime_parts)
+        _set(self, "mail_seconds", mail_seconds)
+        _set(self, "mail_attempts", mail_attempts)
+        _set(self, "expensive_per_mail", expensive_per_mail)
+        _set(self, "answers_per_hour", answers_per_hour)
+        _set(self, "answer_bytes", answer_bytes)
+        _set(self, "stranger_answer_bytes", stranger_answer_bytes)
+        _set(self, "loop_answers", loop_answers)
+        _set(self, "loop_window", loop_window)
+        _set(self, "mailbox_wait", mailbox_wait)
+        _set(self, "retention", retention)
+        _set(self, "clock_skew", clock_skew)
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(Record):
     """The judge's settings (embedded defaults where the file is silent).
 
     Relative paths are resolved against the folder of the configuration
@@ -133,34 +193,64 @@ class Config:
     ``retry_base`` and ``lease_seconds`` (how long a claim of a mail or the
     mailbox holds before another instance may take it over) are seconds.  ``database_url`` (``[database] url``), when
     set, names a PostgreSQL database used instead of the SQLite file.
+    ``mail_key`` is the key file that seals raw mail until it is handled
+    (``[database] mail_key``, S36); None: the store's default
+    (``sealing.default_key_path``).  ``data_folder`` is the folder the
+    operator fills with game data files (``[data] folder``); a GM names a
+    file in it by its plain name; None: no folder.  ``data_max_bytes`` is
+    the size cap of one game data file (attachment or folder file).
     """
 
-    default_variant: str = "standard"
-    database: Path = Path("var/adjudicator.sqlite3")
-    database_url: str = ""
-    mail_key: Path | None = None
-    """The key file that seals raw mail until it is handled (``[database]
-    mail_key``, S36); None: the store's default (``sealing.default_key_path``)."""
-    address: str = "judge@localhost"
-    name: str = "Adjudicator"
-    language: str = "de"
-    time_zone: str = "Europe/Berlin"
-    admin: str = ""
-    admin_password: str = ""
-    mailbox: MailboxConfig = field(default_factory=MailboxConfig)
-    smtp: SmtpConfig = field(default_factory=SmtpConfig)
-    poll_interval: float = 60.0
-    retry_base: float = 30.0
-    lease_seconds: float = 300.0
-    limits: Limits = field(default_factory=Limits)
-    deadlines: Mapping[str, int] = field(
-        default_factory=lambda: {"movement": 72 * 3600, "retreat": 24 * 3600, "adjustment": 24 * 3600, "play": 48 * 3600}
-    )
-    data_folder: Path | None = None
-    """The folder the operator fills with game data files (``[data] folder``);
-    a GM names a file in it by its plain name.  None: no folder."""
-    data_max_bytes: int = 256 * 1024
-    """The size cap of one game data file (attachment or folder file)."""
+    __slots__ = ("default_variant", "database", "database_url", "mail_key", "address", "name", "language",
+                 "time_zone", "admin", "admin_password", "mailbox", "smtp", "poll_interval", "retry_base",
+                 "lease_seconds", "limits", "deadlines", "data_folder", "data_max_bytes")
+    default_variant: str
+    database: Path
+    database_url: str
+    mail_key: Path | None
+    address: str
+    name: str
+    language: str
+    time_zone: str
+    admin: str
+    admin_password: str
+    mailbox: MailboxConfig
+    smtp: SmtpConfig
+    poll_interval: float
+    retry_base: float
+    lease_seconds: float
+    limits: Limits
+    deadlines: Mapping[str, int]
+    data_folder: Path | None
+    data_max_bytes: int
+
+    def __init__(self, default_variant: str = "standard", database: Path = Path("var/adjudicator.sqlite3"),
+                 database_url: str = "", mail_key: Path | None = None, address: str = "judge@localhost",
+                 name: str = "Adjudicator", language: str = "de", time_zone: str = "Europe/Berlin", admin: str = "",
+                 admin_password: str = "", mailbox: MailboxConfig | None = None, smtp: SmtpConfig | None = None,
+                 poll_interval: float = 60.0, retry_base: float = 30.0, lease_seconds: float = 300.0,
+                 limits: Limits | None = None, deadlines: Mapping[str, int] | None = None,
+                 data_folder: Path | None = None, data_max_bytes: int = 256 * 1024) -> None:
+        _set(self, "default_variant", default_variant)
+        _set(self, "database", database)
+        _set(self, "database_url", database_url)
+        _set(self, "mail_key", mail_key)
+        _set(self, "address", address)
+        _set(self, "name", name)
+        _set(self, "language", language)
+        _set(self, "time_zone", time_zone)
+        _set(self, "admin", admin)
+        _set(self, "admin_password", admin_password)
+        _set(self, "mailbox", MailboxConfig() if mailbox is None else mailbox)
+        _set(self, "smtp", SmtpConfig() if smtp is None else smtp)
+        _set(self, "poll_interval", poll_interval)
+        _set(self, "retry_base", retry_base)
+        _set(self, "lease_seconds", lease_seconds)
+        _set(self, "limits", Limits() if limits is None else limits)
+        _set(self, "deadlines", {"movement": 72 * 3600, "retreat": 24 * 3600, "adjustment": 24 * 3600,
+                                 "play": 48 * 3600} if deadlines is None else deadlines)
+        _set(self, "data_folder", data_folder)
+        _set(self, "data_max_bytes", data_max_bytes)
 
     @property
     def store_target(self) -> Path | str:
@@ -173,7 +263,8 @@ class Config:
         return self.address
 
 
-Check = Callable[[Any], Any]
+if TYPE_CHECKING:
+    Check = Callable[[Any], Any]
 
 
 def _string(value: Any) -> str:
@@ -311,18 +402,18 @@ _SCHEMA: dict[str, dict[str, tuple[str, Check]]] = {
     "data": {"folder": ("data_folder", _nonempty), "max_bytes": ("data_max_bytes", _byte_count)},
     "deadlines": {kind: (f"deadlines.{kind}", _duration) for kind in ("movement", "retreat", "adjustment", "play")},
     "limits": {name: (f"limits.{name}", _length if name in _LIMIT_DURATIONS else _count)
-               for name in Limits.__dataclass_fields__},
+               for name in Limits.__slots__},
 }
 
 
 def _apply(config: Config, path: str, value: Any) -> Config:
     if "." not in path:
-        return replace(config, **{path: value})
+        return config.replace(**{path: value})
     section, key = path.split(".")
     if section == "deadlines":
-        return replace(config, deadlines={**config.deadlines, key: value})
+        return config.replace(deadlines={**config.deadlines, key: value})
     part = getattr(config, section)
-    return replace(config, **{section: replace(part, **{key: value})})
+    return config.replace(**{section: part.replace(**{key: value})})
 
 
 def load_config(path: Path | None, environ: Mapping[str, str] | None = None, *,
@@ -383,11 +474,10 @@ def _require(config: Config, where: str, need_secrets: bool = True) -> None:
 
 
 def _resolve_paths(config: Config, folder: Path) -> Config:
-    return replace(
-        config,
+    return config.replace(
         database=folder / Path(config.database),
         mail_key=folder / Path(config.mail_key) if config.mail_key is not None else None,
-        mailbox=replace(config.mailbox, path=folder / Path(config.mailbox.path)),
-        smtp=replace(config.smtp, path=folder / Path(config.smtp.path)),
+        mailbox=config.mailbox.replace(path=folder / Path(config.mailbox.path)),
+        smtp=config.smtp.replace(path=folder / Path(config.smtp.path)),
         data_folder=folder / Path(config.data_folder) if config.data_folder is not None else None,
     )

@@ -18,7 +18,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -29,6 +29,7 @@ if str(ROOT) not in sys.path:
 
 from adjudicator.config import load_config  # noqa: E402
 from adjudicator.games import game_module  # noqa: E402
+from adjudicator.records import replace  # noqa: E402
 from adjudicator.service.auth import hash_password  # noqa: E402
 from adjudicator.service.store import Store  # noqa: E402
 from adjudicator.service.turns import create_game, start_game  # noqa: E402

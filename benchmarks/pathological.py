@@ -16,7 +16,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from datetime import datetime, timezone
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -111,7 +110,7 @@ def nested(depth: int) -> bytes:
 def prepared(folder: Path) -> tuple[Judge, Store, Box]:
     """A judge with spiel1 running (seven players signed on) and one phase
     resolved, so that HISTORY has a report with a map."""
-    config = replace(Config(), database=folder / "judge.sqlite3", address=JUDGE, language="en")
+    config = Config(database=folder / "judge.sqlite3", address=JUDGE, language="en")
     store = Store(config.database)
     box = Box()
     judge = Judge(config, store, box, clock=lambda: NOW)

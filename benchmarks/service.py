@@ -16,7 +16,6 @@ import argparse
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -55,7 +54,7 @@ def main() -> None:
     parser.add_argument("--mails", type=int, default=300, help="order mails to handle (default 300)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="adjudicator-bench-"))
-    config = replace(Config(), database=folder / "judge.sqlite3", address="judge@pbem.test", language="en")
+    config = Config(database=folder / "judge.sqlite3", address="judge@pbem.test", language="en")
     store = Store(config.database)
     moment = [NOW]
     judge = Judge(config, store, NoMailbox(), clock=lambda: moment[0])

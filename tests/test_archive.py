@@ -7,7 +7,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 
 from adjudicator.config import Config
 from adjudicator.games import game_module
+from adjudicator.records import replace
 from adjudicator.service.archive import archive_files
 from adjudicator.service.store import PhaseRecord, Store
 from adjudicator.service.turns import create_game

@@ -8,7 +8,6 @@ file is the game that needs one."""
 
 from __future__ import annotations
 
-import dataclasses
 import email
 import email.policy
 import os
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator import records
 from adjudicator.games.revolution1848.cards import standin_text
 from adjudicator.service.intake import read_pipe
 from tests.test_gm import ADMIN, gm_password
@@ -34,7 +34,7 @@ def judge(tmp_path: Path) -> Iterator[Table]:
     table = Table(tmp_path)
     folder = tmp_path / "data"
     folder.mkdir()
-    table.config = dataclasses.replace(table.config, admin=ADMIN, admin_password="admin-pw", data_folder=folder)
+    table.config = records.replace(table.config, admin=ADMIN, admin_password="admin-pw", data_folder=folder)
     table.judge.config = table.config
     yield table
     table.store.close()
@@ -172,7 +172,7 @@ def test_without_an_attachment_gm_data_says_to_attach_the_file(judge: Table) -> 
 
 
 def test_an_attachment_over_the_size_cap_is_refused_unread(judge: Table) -> None:
-    judge.config = dataclasses.replace(judge.config, data_max_bytes=4096)
+    judge.config = records.replace(judge.config, data_max_bytes=4096)
     judge.judge.config = judge.config
     _, secret = create(judge)
     lines = as_gm(judge, secret, "GM CARDS", files=(("cards.toml", standin_text().encode()),))
@@ -218,7 +218,7 @@ def test_the_data_folder_gives_plain_names_inside_it_only(judge: Table, tmp_path
 
 
 def test_without_a_data_folder_no_file_is_read(judge: Table) -> None:
-    judge.config = dataclasses.replace(judge.config, data_folder=None)
+    judge.config = records.replace(judge.config, data_folder=None)
     judge.judge.config = judge.config
     _, secret = create(judge)
     lines = as_gm(judge, secret, "GM DATA cards good.toml")
@@ -239,7 +239,7 @@ def test_a_file_refused_as_a_whole_is_answered_in_the_game_language(judge: Table
         "    - | - | - | absent.toml: keine solche Datei im Datenordner"]
     assert as_gm(judge, secret, "SL DATEN cards ../x.toml") == head + [
         "    - | - | - | ../x.toml: kein einfacher Dateiname des Datenordners (keine Pfade)"]
-    judge.config = dataclasses.replace(judge.config, data_folder=None)
+    judge.config = records.replace(judge.config, data_folder=None)
     judge.judge.config = judge.config
     assert as_gm(judge, secret, "SL DATEN cards good.toml") == head + [
         "    - | - | - | good.toml: der Schiedsrichter hat keinen Datenordner (Einstellung [data] folder)"]

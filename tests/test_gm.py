@@ -5,7 +5,6 @@ civil disorder, and every GM command refused to anyone but the GM."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterator
 from datetime import timedelta
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator import records
 from adjudicator.service.gm import GM_COMMANDS
 
 from tests.test_service_commands import GM, POWERS, Table, address, orders_of, password, signon
@@ -23,7 +23,7 @@ ADMIN = "admin@pbem.test"
 @pytest.fixture
 def judge(tmp_path: Path) -> Iterator[Table]:
     table = Table(tmp_path)
-    table.config = dataclasses.replace(table.config, admin=ADMIN, admin_password="admin-pw")
+    table.config = records.replace(table.config, admin=ADMIN, admin_password="admin-pw")
     table.judge.config = table.config
     yield table
     table.store.close()

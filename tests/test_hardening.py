@@ -9,7 +9,6 @@ never a time (the timings are in ``benchmarks/pathological.py``).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import stat
 from datetime import timedelta
@@ -21,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adjudicator import records
 from adjudicator.service import auth
 from adjudicator.service.auth import check_admin_password, hash_password
 from adjudicator.service.intake import read_pipe
@@ -153,7 +153,7 @@ def test_the_administrator_password_may_be_configured_as_a_hash(table: Table) ->
     hashed = hash_password("admin-secret-1")
     assert check_admin_password("admin-secret-1", hashed) and not check_admin_password("admin-secret", hashed)
     assert check_admin_password("admin-secret-1", "admin-secret-1") and not check_admin_password("x", "")
-    table.config = dataclasses.replace(table.config, admin="root@pbem.test", admin_password=hashed)
+    table.config = records.replace(table.config, admin="root@pbem.test", admin_password=hashed)
     table.judge.config = table.config
     out = table.send("root@pbem.test", "ADMIN admin-secret-1", "GM CREATE neu standard gm2@pbem.test")
     ack = out.one("acknowledgement", "root@pbem.test")
@@ -183,7 +183,7 @@ def _gm_password(table: Table) -> str:
     game = table.store.game("spiel1")
     assert game is not None
     with table.store.transaction() as db:
-        table.store.update_game(db, dataclasses.replace(
+        table.store.update_game(db, records.replace(
             game, settings={**game.settings, "gm_password_hash": hash_password("gm-password-1")}))
     return "gm-password-1"
 
@@ -270,7 +270,7 @@ def test_no_answer_to_any_generated_mail_contains_a_stored_password(
     answer and no notice holds a password the store knows: a seat's, the
     GM's or the administrator's."""
     _gm_password(started)
-    started.config = dataclasses.replace(started.config, admin="root@pbem.test", admin_password="admin-secret-1")
+    started.config = records.replace(started.config, admin="root@pbem.test", admin_password="admin-secret-1")
     started.judge.config = started.config
     sender, lines = generated
     started.deliver(sender, "\n".join(lines))
@@ -393,7 +393,7 @@ def test_a_mail_that_fails_twice_is_shunted_and_the_administrator_told(
     tried again, and the administrator is told."""
     from adjudicator.service import runner
 
-    started.config = dataclasses.replace(started.config, admin="root@pbem.test", admin_password="admin-secret-1")
+    started.config = records.replace(started.config, admin="root@pbem.test", admin_password="admin-secret-1")
     started.judge.config = started.config
     real = runner.handle_mail
 
@@ -430,8 +430,8 @@ def test_a_mail_out_of_time_is_answered_too_complex(started: Table, monkeypatch:
 
     from adjudicator.service import commands
 
-    started.config = dataclasses.replace(started.config,
-                                         limits=dataclasses.replace(started.config.limits, mail_seconds=1))
+    started.config = records.replace(started.config,
+                                         limits=records.replace(started.config.limits, mail_seconds=1))
     started.judge.config = started.config
     real = commands.parse_mail
 
@@ -515,8 +515,8 @@ def test_maps_beyond_the_answer_budget_become_a_note(started: Table) -> None:
         started.deliver(address(power), f"{signon(power)}\nREADY")
     started.poll()
     assert started.phase() == "F1901M"
-    started.config = dataclasses.replace(started.config,
-                                         limits=dataclasses.replace(started.config.limits,
+    started.config = records.replace(started.config,
+                                         limits=records.replace(started.config.limits,
                                                                     stranger_answer_bytes=20_000))
     started.judge.config = started.config
     started.deliver(EVE, "HISTORY spiel1 S1901M")
@@ -574,7 +574,7 @@ def test_a_gm_who_plays_is_refused_preview_and_dryrun(started: Table) -> None:
     game = started.store.game("spiel1")
     assert game is not None
     with started.store.transaction() as db:
-        started.store.update_game(db, dataclasses.replace(game, gm=address("England")))
+        started.store.update_game(db, records.replace(game, gm=address("England")))
     _gm_password(started)
     ack = started.ack(address("England"), "GAMEMASTER spiel1 gm-password-1", "GM PREVIEW", "GM DRYRUN PROCESS S1901M")
     refusal = "Refused, nothing changed: you play in spiel1 yourself, so PREVIEW and DRYRUN are not allowed to you"
@@ -661,7 +661,7 @@ def test_preview_and_dryrun_keep_sealed_plays_secret_and_are_audited(tmp_path: P
     game = cards.store.game("rev")
     assert game is not None
     with cards.store.transaction() as db:
-        cards.store.update_game(db, dataclasses.replace(
+        cards.store.update_game(db, records.replace(
             game, settings={**game.settings, "gm_password_hash": hash_password("gm-password-1")}))
     (ack,) = [m for m in cards.send(GM, "GAMEMASTER rev gm-password-1", "GM PREVIEW", f"GM DRYRUN PROCESS {phase}")
               if m.kind == "acknowledgement"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import base64
 import shutil
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -33,6 +33,7 @@ from uuid import uuid4
 import pytest
 
 from adjudicator.config import Config
+from adjudicator.records import replace
 from adjudicator.service.commands import help_text
 from adjudicator.service.intake import Incoming
 from adjudicator.service.render import Texts
@@ -141,7 +142,7 @@ class World:
     """A judge over a copy of the prepared database."""
 
     def __init__(self, path: Path) -> None:
-        self.config = replace(Config(), database=path, address=JUDGE, language="en")
+        self.config = Config(database=path, address=JUDGE, language="en")
         self.store = Store(path)
         self.judge = Judge(self.config, self.store, NoMail(), clock=lambda: NOW)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from adjudicator import records
 from tests.test_service_commands import Table, address, everyone_ready, signon, table  # noqa: F401
 
 
@@ -377,7 +378,7 @@ def test_gm_answers_and_the_change_log_are_in_the_game_language(table: Table, la
     game = table.store.game("spiel1")
     assert game is not None
     with table.store.transaction() as db:
-        table.store.update_game(db, __import__("dataclasses").replace(
+        table.store.update_game(db, records.replace(
             game, settings={**game.settings, "gm_password_hash": hash_password(secret)}))
     out = table.send("gm@pbem.test", f"GAMEMASTER spiel1 {secret}", "GM PAUSE")
     ack = out.one("acknowledgement", "gm@pbem.test")
@@ -442,7 +443,7 @@ def _with_gm(table: Table) -> None:  # noqa: F811
     game = table.store.game("spiel1")
     assert game is not None
     with table.store.transaction() as db:
-        table.store.update_game(db, dataclasses.replace(
+        table.store.update_game(db, records.replace(
             game, settings={**game.settings, "gm_password_hash": hash_password(GM_SECRET)}))
 
 
@@ -515,7 +516,7 @@ def test_the_welcome_mail_carries_the_essentials(tmp_path) -> None:  # type: ign
     import dataclasses
 
     made = Table(tmp_path)
-    made.config = dataclasses.replace(made.config, admin="admin@pbem.test", admin_password="admin-pw")
+    made.config = records.replace(made.config, admin="admin@pbem.test", admin_password="admin-pw")
     made.judge.config = made.config
     out = made.send("admin@pbem.test", "ADMIN admin-pw", f"GM CREATE neu standard {GM_ADDRESS}")
     welcome = next(m for m in out if m.to == GM_ADDRESS)

@@ -23,13 +23,13 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
+from adjudicator.records import replace
 from tests.judge_harness import Player, RunningJudge, text_of, wait_until
 from tests.mailserver import MailServer
 from tests.postgres import PostgresServer

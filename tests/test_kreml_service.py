@@ -5,7 +5,6 @@ note before the end; every report says that the values are stand-ins."""
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import random
 import re
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator import records
 from adjudicator.games.kreml.module import KremlGame
 from adjudicator.service.turns import create_game
 from tests.kreml_bots import bot_lines
@@ -45,7 +45,7 @@ class KremlTable(Table):
                 if seat.password_hash:
                     salt = bytes(16)
                     digest = hashlib.scrypt(PASSWORD[seat.power].encode(), salt=salt, n=16, r=8, p=1, dklen=32)
-                    self.store.update_player(db, dataclasses.replace(
+                    self.store.update_player(db, records.replace(
                         seat, password_hash=f"scrypt$16$8$1${salt.hex()}${digest.hex()}"))
 
     def mail(self, name: str, player: str, lines: list[str]) -> list[Mail]:

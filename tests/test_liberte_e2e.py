@@ -5,12 +5,12 @@ played; then every player gets the report revealing all plays."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from adjudicator import records
 from tests.judge_harness import RunningJudge, text_of, wait_until
 from tests.liberte.scenario import DATA
 from tests.mailserver import MailServer
@@ -47,7 +47,7 @@ def _tie_in_berry(judge: RunningJudge) -> tuple[str, str]:
              passes=3, board={**g["board"], "BERRY": [["A", "red", 2], ["B", "blue", 2]]},
              supply={**g["supply"], "red": g["supply"]["red"] - 2, "blue": g["supply"]["blue"] - 2})
     with store.transaction() as db:
-        store.update_game(db, dataclasses.replace(record, state={**record.state, "game": g}))
+        store.update_game(db, records.replace(record, state={**record.state, "game": g}))
     store.close()
     return red, blue
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator import records
 from adjudicator.config import Config
 from adjudicator.games import game_module
 from adjudicator.games.liberte import Liberte
@@ -45,7 +46,7 @@ class Table:
     """A judge over a fresh database with a list mailbox."""
 
     def __init__(self, folder: Path) -> None:
-        self.config = dataclasses.replace(Config(), database=folder / "judge.sqlite3", address=JUDGE, language="en")
+        self.config = records.replace(Config(), database=folder / "judge.sqlite3", address=JUDGE, language="en")
         self.store = Store(self.config.database)
         self.mailbox = ListTransport()
         self.judge = Judge(self.config, self.store, self.mailbox, clock=lambda: START)
@@ -204,7 +205,7 @@ def _rules_position(table: Table) -> str:
     g.update(hands=hands, deck=[c for c in g["deck"] if c != card], open=[c for c in g["open"] if c != card],
              order=list(SEATS), turn=0, board=board)
     with table.store.transaction() as db:
-        table.store.update_game(db, dataclasses.replace(record, state={**record.state, "game": g}))
+        table.store.update_game(db, records.replace(record, state={**record.state, "game": g}))
     return card
 
 
@@ -246,7 +247,7 @@ def test_a_queued_line_refused_at_the_seats_turn_is_named_in_the_games_language(
     g = dict(record.state["game"])
     g.update(order=list(SEATS), turn=0)
     with table.store.transaction() as db:
-        table.store.update_game(db, dataclasses.replace(record, state={**record.state, "game": g}))
+        table.store.update_game(db, records.replace(record, state={**record.state, "game": g}))
     table.send("B", "SPIELE A99 PARIS")
     mails = table.send("A", "PASSE")
     (turn,) = [m for m in mails if m.kind == "turn"]

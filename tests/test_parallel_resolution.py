@@ -11,7 +11,6 @@ read it is computed again; a worker that dies costs no phase; workers end with t
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import subprocess
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator import records
 from adjudicator.config import Config
 from adjudicator.service.pool import InlinePreparer, PoolPreparer, WORKER_CRASH
 from adjudicator.service.runner import CRASH_ENV, Judge
@@ -45,17 +45,17 @@ MOVE = Submission("std", "S1901M", "France", ("A PAR - BUR",), True, False, Fals
 def seated(folder: Path, games: Games = GAMES) -> tuple[Config, Store]:
     """A judge's store with ``games`` started (every seat taken, seeded),
     their deadline passed at ``DUE``, the start mails sent."""
-    config = dataclasses.replace(Config(), database=folder / "judge.sqlite3", address=JUDGE, language="en")
+    config = records.replace(Config(), database=folder / "judge.sqlite3", address=JUDGE, language="en")
     store = Store(config.database)
     for number, (name, variant, options) in enumerate(games):
         with store.transaction() as db:
             game = create_game(store, config, name, variant, dict(options), START, gm=GM, seed=1000 + number, db=db)
             for index, player in enumerate(store.players(name)):
-                store.update_player(db, dataclasses.replace(player, address=f"{name}-{index}@players.test",
+                store.update_player(db, records.replace(player, address=f"{name}-{index}@players.test",
                                                             password_hash="x", status="playing",
                                                             joined_at=START.isoformat()))
             started = start_game(store, db, config, game, START)
-            store.update_game(db, dataclasses.replace(started, deadline=(START + timedelta(hours=1)).isoformat()))
+            store.update_game(db, records.replace(started, deadline=(START + timedelta(hours=1)).isoformat()))
     for mail in store.unsent_mail():
         store.mark_sent(mail.id, START.isoformat())
     return config, store

@@ -4,7 +4,6 @@ and English, resolution, undo, reports and the map picture."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timezone
 
 import pytest
@@ -16,6 +15,7 @@ from adjudicator.games.pfalz1847.module import Pfalz1847
 from adjudicator.games.pictures.png import to_png
 from adjudicator.games.pictures.svg import to_svg
 from adjudicator.games.registry import game_module
+from adjudicator.records import replace
 from adjudicator.service.notes import note_text
 from adjudicator.service.render import Texts
 from adjudicator.service.turns import render_report

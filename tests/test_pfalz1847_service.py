@@ -5,13 +5,13 @@ refused order is answered in the game's language only (issue 13 point
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
+from adjudicator import records
 from adjudicator.config import Config
 from adjudicator.service.runner import Judge
 from adjudicator.service.store import Store
@@ -30,7 +30,7 @@ class Table:
 
     def __init__(self, folder: Path, language: str) -> None:
         self.language = language
-        self.config = dataclasses.replace(Config(), database=folder / "judge.sqlite3", address=JUDGE, language="en")
+        self.config = records.replace(Config(), database=folder / "judge.sqlite3", address=JUDGE, language="en")
         self.store = Store(self.config.database)
         self.mailbox = ListTransport()
         self.judge = Judge(self.config, self.store, self.mailbox, clock=lambda: START)

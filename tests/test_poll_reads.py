@@ -3,11 +3,11 @@ pause notice may be due for, not every game's state on every poll."""
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import timedelta
 
 import pytest
 
+from adjudicator import records
 from adjudicator.service import store as store_module
 from adjudicator.service.store import GameRecord, Store, TurnSeat
 from tests.test_service_commands import Table, table  # noqa: F401 - fixture
@@ -37,7 +37,7 @@ def _games(table: Table, count: int) -> None:
         assert game is not None
         status = "active" if number < count else "paused"
         with table.store.transaction() as db:
-            table.store.update_game(db, dataclasses.replace(
+            table.store.update_game(db, records.replace(
                 game, status=status, deadline=(table.now + timedelta(days=2)).isoformat(),
                 settings={**game.settings, "paused_at": table.now.isoformat()} if status == "paused" else game.settings))
 
@@ -58,7 +58,7 @@ def test_a_game_with_reminders_is_read_and_reminded(table: Table, decoded: list[
     game = table.store.game("g07")
     assert game is not None
     with table.store.transaction() as db:
-        table.store.update_game(db, dataclasses.replace(game, settings={**game.settings, "reminders": [86400 * 3]}))
+        table.store.update_game(db, records.replace(game, settings={**game.settings, "reminders": [86400 * 3]}))
     decoded.clear()
     table.judge._poll_notices()
     assert sorted(decoded) == ["g07", "g20", "g21"]
@@ -73,7 +73,7 @@ def test_games_where_narrows_without_missing_a_candidate(table: Table) -> None:
         game = table.store.game(name)
         assert game is not None
         with table.store.transaction() as db:
-            table.store.update_game(db, dataclasses.replace(game, settings={**game.settings, **settings}))
+            table.store.update_game(db, records.replace(game, settings={**game.settings, **settings}))
     with table.store.transaction() as db:
         table.store.save_turn_seat(db, TurnSeat("g03", "England", digest="hours:2"))
         table.store.save_turn_seat(db, TurnSeat("g00", "France", digest="round"))

@@ -5,13 +5,13 @@ English, as text and as HTML."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timezone
 from html.parser import HTMLParser
 
 from adjudicator.config import Config
 from adjudicator.games import game_module
 from adjudicator.games.base import JSON, GameModule, Resolution
+from adjudicator.records import replace
 from adjudicator.service.store import GameRecord
 from adjudicator.service.turns import render_report
 

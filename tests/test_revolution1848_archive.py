@@ -6,7 +6,6 @@ page (the same checks as Diplomacy's archive in tests/test_archive.py)."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 
 from adjudicator.config import Config
 from adjudicator.games import game_module
+from adjudicator.records import replace
 from adjudicator.service.store import PhaseRecord, Store
 from adjudicator.service.turns import create_game, render_report
 from tests.browser import Browser, file_url, require_chromium

@@ -9,7 +9,6 @@ test card data (invented values where the text gives none).
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,6 +27,7 @@ from adjudicator.games.revolution1848.orders import (
 )
 from adjudicator.games.revolution1848.parse import ParseError, parse_line
 from adjudicator.games.revolution1848.state import Army, Game, Placed, from_json, to_json
+from adjudicator.records import replace
 from tests.revolution1848.helpers import COMPLETE, act, complete_data, judged, position
 
 ROOT = Path(__file__).resolve().parent.parent

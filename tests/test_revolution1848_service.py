@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator import records
 from adjudicator.config import Config
 from adjudicator.games import game_module
 from adjudicator.games.base import GameSetupError
@@ -50,7 +51,7 @@ class Table:
     """A judge over a fresh database with a list mailbox."""
 
     def __init__(self, folder: Path) -> None:
-        self.config = dataclasses.replace(Config(), database=folder / "judge.sqlite3", address=JUDGE, language="en")
+        self.config = records.replace(Config(), database=folder / "judge.sqlite3", address=JUDGE, language="en")
         self.store = Store(self.config.database)
         self.mailbox = ListTransport()
         self.judge = Judge(self.config, self.store, self.mailbox, clock=lambda: START)
@@ -245,7 +246,7 @@ def test_list_counts_points_and_the_open_plays_are_not_repeated(table: Table) ->
     record = table.store.game("revl")
     assert record is not None
     game = from_json(record.state["game"])
-    keep = {**record.state, "game": to_json(dataclasses.replace(game, step="keep", tag="K", flow="A02"))}
+    keep = {**record.state, "game": to_json(records.replace(game, step="keep", tag="K", flow="A02"))}
     assert Revolution1848().legal_orders(keep, "A") == ["KEEP NOTHING"]  # with nothing on the table: once
     assert "Open to you now: KEEP NOTHING" in Revolution1848().private_lines(keep, "A", "en")
 

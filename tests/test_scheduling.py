@@ -5,13 +5,13 @@ game that changed.  The store tests run on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from adjudicator import records
 from adjudicator.service.store import Store
 from adjudicator.service.turns import due_games
 from tests.test_service_commands import Table
@@ -25,7 +25,7 @@ def _set_deadline(table: Table, name: str, moment: str | None, status: str | Non
     game = table.store.game(name)
     assert game is not None
     with table.store.transaction() as db:
-        table.store.update_game(db, dataclasses.replace(game, deadline=moment, status=status or game.status))
+        table.store.update_game(db, records.replace(game, deadline=moment, status=status or game.status))
 
 
 def test_a_game_is_found_by_its_folded_name_through_an_index(tmp_path: Path, database_target: Path | str) -> None:

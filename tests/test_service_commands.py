@@ -9,7 +9,6 @@ exactly as they would be sent.
 
 from __future__ import annotations
 
-import dataclasses
 import email
 import email.policy
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator import records
 from adjudicator.config import Config
 from adjudicator.service.auth import check_password
 from adjudicator.service.commands import COMMANDS
@@ -132,7 +132,7 @@ class Table:
 
     def __init__(self, folder: Path, database_url: str = "") -> None:
         self.now = START
-        self.config = dataclasses.replace(
+        self.config = records.replace(
             Config(), database=folder / "judge.sqlite3", database_url=database_url, address=JUDGE, language="en"
         )
         self.store = Store(self.config.store_target)

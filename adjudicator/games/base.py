@@ -20,8 +20,9 @@ written before they existed still works).  Randomness comes only from
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+
+from adjudicator.records import Record
 
 if TYPE_CHECKING:  # pragma: no cover
     from adjudicator.games.pictures.scene import Scene
@@ -29,19 +30,26 @@ if TYPE_CHECKING:  # pragma: no cover
 JSON = dict[str, Any]
 
 
+_set = object.__setattr__  # how a record sets its fields, once, in its __init__
+
+
 class UnknownGame(ValueError):
     """No game module for a variant name."""
 
 
-@dataclass(frozen=True, slots=True)
-class Note:
+class Note(Record):
     """A remark for the answer to a mail, as a key of the message catalogue
     (``templates/texts.toml``, ``templates/texts/*.toml``) and its fields;
     the service words it in the game's language, so a game module never
     chooses a language itself."""
 
+    __slots__ = ("key", "fields")
     key: str
-    fields: tuple[tuple[str, str], ...] = ()
+    fields: tuple[tuple[str, str], ...]
+
+    def __init__(self, key: str, fields: tuple[tuple[str, str], ...] = ()) -> None:
+        _set(self, "key", key)
+        _set(self, "fields", fields)
 
 
 class GameSetupError(ValueError):
@@ -55,34 +63,49 @@ class GameSetupError(ValueError):
         self.note = note
 
 
-@dataclass(frozen=True, slots=True)
-class AcceptedOrder:
+class AcceptedOrder(Record):
     """An order line as understood: mail line number, the text written and
     the canonical form; ``note`` says what the game read differently from
     what was written (a corrected unit type or coast)."""
 
+    __slots__ = ("line", "text", "canonical", "note")
     line: int
     text: str
     canonical: str
-    note: Note | None = None
+    note: Note | None
+
+    def __init__(self, line: int, text: str, canonical: str, note: Note | None = None) -> None:
+        _set(self, "line", line)
+        _set(self, "text", text)
+        _set(self, "canonical", canonical)
+        _set(self, "note", note)
 
 
-@dataclass(frozen=True, slots=True)
-class OrderProblem:
-    """An order line that was not accepted: where, what was wrong, a hint."""
+class OrderProblem(Record):
+    """An order line that was not accepted: where, what was wrong, a hint.
 
+    ``note``: The reason as a catalogue entry; when given, the answer shows it in the game's language instead of
+    ``message``."""
+
+    __slots__ = ("line", "column", "text", "message", "hint", "note")
     line: int
     column: int
     text: str
     message: str
-    hint: str = ""
-    note: Note | None = None
-    """The reason as a catalogue entry; when given, the answer shows it in
-    the game's language instead of ``message``."""
+    hint: str
+    note: Note | None
+
+    def __init__(self, line: int, column: int, text: str, message: str, hint: str = "",
+                 note: Note | None = None) -> None:
+        _set(self, "line", line)
+        _set(self, "column", column)
+        _set(self, "text", text)
+        _set(self, "message", message)
+        _set(self, "hint", hint)
+        _set(self, "note", note)
 
 
-@dataclass(frozen=True, slots=True)
-class OrderCheck:
+class OrderCheck(Record):
     """What one power's order lines amount to in the current phase.
 
     ``accepted`` are the orders that will be used (canonical form);
@@ -91,14 +114,21 @@ class OrderCheck:
     ``notes`` are further lines for the answer (what is due in an
     adjustment phase and what will be used)."""
 
+    __slots__ = ("accepted", "problems", "missing", "notes")
     accepted: tuple[AcceptedOrder, ...]
     problems: tuple[OrderProblem, ...]
     missing: tuple[str, ...]
-    notes: tuple[Note, ...] = ()
+    notes: tuple[Note, ...]
+
+    def __init__(self, accepted: tuple[AcceptedOrder, ...], problems: tuple[OrderProblem, ...],
+                 missing: tuple[str, ...], notes: tuple[Note, ...] = ()) -> None:
+        _set(self, "accepted", accepted)
+        _set(self, "problems", problems)
+        _set(self, "missing", missing)
+        _set(self, "notes", notes)
 
 
-@dataclass(frozen=True, slots=True)
-class TurnPhase:
+class TurnPhase(Record):
     """A phase that belongs to some seats, not to everyone at a deadline.
 
     ``seats`` must each answer (one seat for a turn; every voter for a
@@ -124,30 +154,46 @@ class TurnPhase:
     history entry, one submission per seat and one "your turn" mail per
     phase name."""
 
+    __slots__ = ("seats", "kind")
     seats: tuple[str, ...]
     kind: str
 
+    def __init__(self, seats: tuple[str, ...], kind: str) -> None:
+        _set(self, "seats", seats)
+        _set(self, "kind", kind)
 
-@dataclass(frozen=True)
-class Resolution:
+
+class Resolution(Record):
     """The outcome of one phase.
 
     ``state`` is the state of ``next_phase`` (or the final state when
     ``next_phase`` is ``None``: the game is over, ``winner`` or ``draw``
     says how).  ``report`` is the data the module's report template
-    renders; it is public (sent to every player)."""
+    renders; it is public (sent to every player).
 
+    ``undoable``: True when this resolution revealed nothing secret and used no randomness, so the acting seat
+    may take it back (``UNDO``) until the next seat has acted."""
+
+    __slots__ = ("phase", "next_phase", "state", "report", "winner", "draw", "eliminated", "undoable")
     phase: str
     next_phase: str | None
     state: JSON
     report: JSON
-    winner: str | None = None
-    draw: str | None = None
-    eliminated: tuple[str, ...] = ()
-    undoable: bool = False
-    """True when this resolution revealed nothing secret and used no
-    randomness, so the acting seat may take it back (``UNDO``) until the
-    next seat has acted."""
+    winner: str | None
+    draw: str | None
+    eliminated: tuple[str, ...]
+    undoable: bool
+
+    def __init__(self, phase: str, next_phase: str | None, state: JSON, report: JSON, winner: str | None = None,
+                 draw: str | None = None, eliminated: tuple[str, ...] = (), undoable: bool = False) -> None:
+        _set(self, "phase", phase)
+        _set(self, "next_phase", next_phase)
+        _set(self, "state", state)
+        _set(self, "report", report)
+        _set(self, "winner", winner)
+        _set(self, "draw", draw)
+        _set(self, "eliminated", eliminated)
+        _set(self, "undoable", undoable)
 
 
 STANDIN = "standin"
@@ -159,8 +205,7 @@ def data_option(name: str) -> str:
     return f"data.{name}"
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(Record):
     """One problem of a GM's data file, for an answer in the game's
     language: where it is (``line`` of the file, 0 when none can be named;
     the ``card`` or table; the ``field``), what is allowed as a catalogue
@@ -168,12 +213,22 @@ class Finding:
     (``line N: [card] field: what is allowed``) for the command line and
     for readers without the catalogue.  ``str()`` is ``text``."""
 
+    __slots__ = ("text", "key", "fields", "line", "card", "field")
     text: str
-    key: str = ""
-    fields: tuple[tuple[str, str], ...] = ()
-    line: int = 0
-    card: str = ""
-    field: str = ""
+    key: str
+    fields: tuple[tuple[str, str], ...]
+    line: int
+    card: str
+    field: str
+
+    def __init__(self, text: str, key: str = "", fields: tuple[tuple[str, str], ...] = (), line: int = 0,
+                 card: str = "", field: str = "") -> None:
+        _set(self, "text", text)
+        _set(self, "key", key)
+        _set(self, "fields", fields)
+        _set(self, "line", line)
+        _set(self, "card", card)
+        _set(self, "field", field)
 
     def __str__(self) -> str:
         return self.text
@@ -188,8 +243,7 @@ def toml_syntax_finding(error: Exception, text: str) -> Finding:
     return Finding(text, "data_find_toml", (("column", column),), line)
 
 
-@dataclass(frozen=True)
-class DataFile:
+class DataFile(Record):
     """A table of game data the rule text does not give (a card list, a
     board) that a GM supplies as a TOML file.
 
@@ -210,19 +264,32 @@ class DataFile:
     ``standin`` gives the text of that stand-in set where it is a file of
     this format (None: not offered as a text); ``title_en``/``title_de`` name the file for a GM ("the card
     file"); ``unknown`` lists what a text leaves open.  ``check`` and ``template`` are pure: no I/O beyond the game's
-    own packaged data."""
+    own packaged data.
 
+    ``unknown``: What a text (None: nothing supplied yet) still leaves unknown, one readable line per table
+    ("PE02: parties, value"), for the GM's answer; None when the game cannot say more than ``check``."""
+
+    __slots__ = ("name", "template", "check", "required", "standin", "title_en", "title_de", "unknown")
     name: str
     template: Callable[[], str]
     check: Callable[[str], tuple[str | Finding, ...]]
-    required: bool = True
-    standin: Callable[[], str] | None = None
-    title_en: str = ""
-    title_de: str = ""
-    unknown: Callable[[str | None], tuple[str, ...]] | None = None
-    """What a text (None: nothing supplied yet) still leaves unknown, one
-    readable line per table ("PE02: parties, value"), for the GM's answer;
-    None when the game cannot say more than ``check``."""
+    required: bool
+    standin: Callable[[], str] | None
+    title_en: str
+    title_de: str
+    unknown: Callable[[str | None], tuple[str, ...]] | None
+
+    def __init__(self, name: str, template: Callable[[], str], check: Callable[[str], tuple[str | Finding, ...]],
+                 required: bool = True, standin: Callable[[], str] | None = None, title_en: str = "",
+                 title_de: str = "", unknown: Callable[[str | None], tuple[str, ...]] | None = None) -> None:
+        _set(self, "name", name)
+        _set(self, "template", template)
+        _set(self, "check", check)
+        _set(self, "required", required)
+        _set(self, "standin", standin)
+        _set(self, "title_en", title_en)
+        _set(self, "title_de", title_de)
+        _set(self, "unknown", unknown)
 
 
 class PositionEdits(Protocol):

@@ -50,6 +50,10 @@ _NAMED: dict[str, tuple[str, str]] = {
 _DATA_FILES: dict[tuple[str, str], tuple[str, str, str]] = {
     ("adjudicator.games.revolution1848", "Revolution1848"):
         ("1848", "adjudicator.games.revolution1848.cardfile", "DATA_FILES"),
+    **{("adjudicator.games.kreml", f"kreml{n}"): (f"kreml{n}", "adjudicator.games.kreml.data", "DATA_FILES")
+       for n in (3, 4, 5, 6)},
+    **{("adjudicator.games.liberte", f"liberte{n}"): (f"liberte{n}", "adjudicator.games.liberte.data", "DATA_FILES")
+       for n in (3, 4, 5, 6)},
 }
 
 

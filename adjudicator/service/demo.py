@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import mailbox
 import random
-from dataclasses import replace
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
@@ -191,11 +190,10 @@ async def play_turns(config: Config, script: TurnScript, deadline_seconds: int =
 def demo_config(folder: Path) -> Config:
     """A configuration that keeps everything inside ``folder``."""
     base = Config()
-    return replace(
-        base,
+    return base.replace(
         database=folder / "adjudicator.sqlite3",
-        mailbox=replace(base.mailbox, path=folder / "mail" / "inbox"),
-        smtp=replace(base.smtp, path=folder / "mail" / "sent"),
+        mailbox=base.mailbox.replace(path=folder / "mail" / "inbox"),
+        smtp=base.smtp.replace(path=folder / "mail" / "sent"),
         poll_interval=0.3,
         language="en",
     )

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.games.base import STANDIN, DataFile, Finding, GameModule, data_option
+from adjudicator.records import Record, replace
 
 if TYPE_CHECKING:
     from email.message import Message
@@ -49,14 +49,19 @@ class DataRefused(ValueError):
         super().__init__("; ".join(str(p) for p in self.problems))
 
 
-@dataclass(frozen=True)
-class Attached:
+class Attached(Record):
     """A file attached to a mail: its name as given and its bytes (at most
     the size cap plus one byte: ``too_large`` says it was cut)."""
 
+    __slots__ = ("filename", "data", "too_large")
     filename: str
     data: bytes
-    too_large: bool = False
+    too_large: bool
+
+    def __init__(self, filename: str, data: bytes, too_large: bool = False) -> None:
+        object.__setattr__(self, "filename", filename)
+        object.__setattr__(self, "data", data)
+        object.__setattr__(self, "too_large", too_large)
 
 
 def files_of(module: object) -> tuple[DataFile, ...]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
 from functools import cache
@@ -31,6 +31,7 @@ from adjudicator.games import UnknownGame, game_module
 from adjudicator.games.base import STANDIN, Finding, GameModule, GameSetupError, PositionEdits
 from adjudicator.parsers import lalr_parser
 from adjudicator.mail.compose import Attachment
+from adjudicator.records import replace
 from adjudicator.service import gamedata
 from adjudicator.service.auth import hash_password
 from adjudicator.service.pictures import report_images

@@ -14,7 +14,7 @@ import logging
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
@@ -22,6 +22,7 @@ from email.utils import getaddresses
 from typing import Any
 
 from adjudicator.config import Config, is_address
+from adjudicator.records import replace
 from adjudicator.service.pictures import report_images
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, Note, OrderCheck, OrdersBetweenSteps

@@ -15,12 +15,12 @@ option.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 from html import escape
 from typing import Sequence
 
 from adjudicator.games.base import GameModule
+from adjudicator.records import replace
 from adjudicator.service.render import Texts
 from adjudicator.service.store import Connection, GameRecord, Store, TurnSeat
 

@@ -10,25 +10,31 @@ same ``take_in`` step).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from itertools import islice
 from typing import Callable, Iterator, Protocol, runtime_checkable
 
+from adjudicator.records import Record
 from adjudicator.service.store import InboundMail, Store, content_hash
 
 
-@dataclass(frozen=True, slots=True)
-class Incoming:
-    """A mail as a transport found it: its bytes and where it came from."""
+class Incoming(Record):
+    """A mail as a transport found it: its bytes and where it came from.
+    ``arrived`` is when the mail reached the mailbox (IMAP INTERNALDATE, the
+    Maildir file's delivery time, the moment ``receive`` was called); None
+    when the transport does not know.  A record (S45): no dataclass is made
+    for ``adjudicator receive``."""
 
+    __slots__ = ("raw", "source", "arrived")
     raw: bytes
     source: str
-    arrived: datetime | None = None
-    """When the mail reached the mailbox (IMAP INTERNALDATE, the Maildir
-    file's delivery time, the moment ``receive`` was called); None when
-    the transport does not know."""
+    arrived: datetime | None
+
+    def __init__(self, raw: bytes, source: str, arrived: datetime | None = None) -> None:
+        object.__setattr__(self, "raw", raw)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "arrived", arrived)
 
 
 class Transport(Protocol):

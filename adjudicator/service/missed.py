@@ -12,11 +12,11 @@ The extension is granted once per phase and recorded in the game's log.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from adjudicator.games import game_module
+from adjudicator.records import replace
 
 if TYPE_CHECKING:  # a game's creation checks the policy's name without the mail composer (issue 20)
     from adjudicator.config import Config

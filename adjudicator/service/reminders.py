@@ -5,11 +5,11 @@ restarts."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 
 from adjudicator.config import Config, format_duration
 from adjudicator.games import game_module
+from adjudicator.records import replace
 from adjudicator.service.notify import queue_notice
 from adjudicator.service.store import Store
 from adjudicator.service.turns import ACTIVE, acting_players, recipients, texts_for

@@ -10,12 +10,11 @@ the game's time zone).  Rendering reads only the packaged files.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any, Callable
-from zoneinfo import ZoneInfo
 
+from adjudicator.records import Record
 from adjudicator.resources import data_dir
 
 if TYPE_CHECKING:  # jinja2 is imported when the first template is rendered, not for Texts alone
@@ -58,12 +57,16 @@ def catalogue() -> dict[str, dict[str, str]]:
     return entries
 
 
-@dataclass(frozen=True)
-class Texts:
+class Texts(Record):
     """The catalogue in one language (``de`` or ``en``) and time zone."""
 
+    __slots__ = ("language", "time_zone")
     language: str
-    time_zone: str = "UTC"
+    time_zone: str
+
+    def __init__(self, language: str, time_zone: str = "UTC") -> None:
+        object.__setattr__(self, "language", language)
+        object.__setattr__(self, "time_zone", time_zone)
 
     def __call__(self, key: str, **fields: Any) -> str:
         """The entry ``key`` with ``fields`` filled in (``KeyError`` for an unknown key)."""
@@ -75,6 +78,8 @@ class Texts:
         ``Sonntag, 6. Dezember 2026, 20:00 Uhr CET (Europe/Berlin)``."""
         if moment is None:
             return self("no_deadline")
+        from zoneinfo import ZoneInfo  # here: its import searches the time-zone folders (issue 20)
+
         value = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
         local = value.astimezone(ZoneInfo(self.time_zone))
         weekday = _WEEKDAYS[self.language][local.weekday()]
@@ -89,6 +94,8 @@ class Texts:
         zone, to the minute, with its UTC offset (``-`` when there is none)."""
         if moment is None:
             return "-"
+        from zoneinfo import ZoneInfo
+
         value = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
         return value.astimezone(ZoneInfo(self.time_zone)).isoformat(timespec="minutes")
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import json
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from adjudicator.records import Record
 from adjudicator.service.backend import BackendError, connect, describe
 from adjudicator.service.sealing import MailKey, SealError, default_key_path
 from adjudicator.service.backend import Connection as Connection  # the one connection type of the service
@@ -258,6 +258,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 
+_set = object.__setattr__  # how a record sets its fields, once, in its __init__
+
 INBOUND_STATES = ("new", "done", "ignored", "failed", "shunted")
 """``shunted``: handling failed or was cut off ``limits.mail_attempts`` times;
 the mail is set aside for a person and never tried again."""
@@ -280,10 +282,16 @@ class StoreError(RuntimeError):
     """The database cannot be used; the message says which file and why."""
 
 
-@dataclass(frozen=True, slots=True)
-class InboundMail:
-    """A stored incoming mail."""
+class InboundMail(Record):
+    """A stored incoming mail.
 
+    ``size``: The mail's full size in bytes: more than ``len(raw)`` when only its first ``limits.stored_bytes``
+    were kept.
+    ``seal_error``: Why the sealed mail could not be opened (``raw`` is then empty): this judge lacks the mail key
+    that sealed it (S36)."""
+
+    __slots__ = ("id", "seq", "source", "message_id", "received_at", "raw", "state", "attempts", "note", "size",
+                 "seal_error")
     id: str
     seq: int
     source: str
@@ -293,18 +301,31 @@ class InboundMail:
     state: str
     attempts: int
     note: str
-    size: int = 0
-    """The mail's full size in bytes: more than ``len(raw)`` when only its
-    first ``limits.stored_bytes`` were kept."""
-    seal_error: str = ""
-    """Why the sealed mail could not be opened (``raw`` is then empty): this
-    judge lacks the mail key that sealed it (S36)."""
+    size: int
+    seal_error: str
+
+    def __init__(self, id: str, seq: int, source: str, message_id: str | None, received_at: str, raw: bytes, state: str,
+                 attempts: int, note: str, size: int = 0, seal_error: str = "") -> None:
+        _set(self, "id", id)
+        _set(self, "seq", seq)
+        _set(self, "source", source)
+        _set(self, "message_id", message_id)
+        _set(self, "received_at", received_at)
+        _set(self, "raw", raw)
+        _set(self, "state", state)
+        _set(self, "attempts", attempts)
+        _set(self, "note", note)
+        _set(self, "size", size)
+        _set(self, "seal_error", seal_error)
 
 
-@dataclass(frozen=True, slots=True)
-class OutboundMail:
-    """A mail waiting in (or sent from) the outbox."""
+class OutboundMail(Record):
+    """A mail waiting in (or sent from) the outbox.
 
+    ``gave_up_at``: When the SMTP server refused the mail for good (a 5xx answer)."""
+
+    __slots__ = ("id", "seq", "recipients", "message", "queued_at", "next_try", "attempts", "sent_at", "last_error",
+                 "gave_up_at")
     id: str
     seq: int
     recipients: tuple[str, ...]
@@ -314,12 +335,23 @@ class OutboundMail:
     attempts: int
     sent_at: str | None
     last_error: str
-    gave_up_at: str | None = None
-    """When the SMTP server refused the mail for good (a 5xx answer)."""
+    gave_up_at: str | None
+
+    def __init__(self, id: str, seq: int, recipients: tuple[str, ...], message: bytes, queued_at: str, next_try: str,
+                 attempts: int, sent_at: str | None, last_error: str, gave_up_at: str | None = None) -> None:
+        _set(self, "id", id)
+        _set(self, "seq", seq)
+        _set(self, "recipients", recipients)
+        _set(self, "message", message)
+        _set(self, "queued_at", queued_at)
+        _set(self, "next_try", next_try)
+        _set(self, "attempts", attempts)
+        _set(self, "sent_at", sent_at)
+        _set(self, "last_error", last_error)
+        _set(self, "gave_up_at", gave_up_at)
 
 
-@dataclass(frozen=True)
-class GameRecord:
+class GameRecord(Record):
     """A game as stored: ``status`` is ``forming`` (seats open), ``active``,
     ``paused`` or ``finished``; ``settings`` holds what its GM set (GM
     password hash, press, grace, late policy, reminders, schedule, random
@@ -327,6 +359,8 @@ class GameRecord:
     ``deadline`` an ISO-8601 UTC time or None; ``deadlines`` maps phase
     kinds to durations in seconds; ``outcome`` says how a finished game ended."""
 
+    __slots__ = ("name", "variant", "options", "language", "time_zone", "gm", "status", "phase", "state", "deadline",
+                 "deadlines", "outcome", "created_at", "settings")
     name: str
     variant: str
     options: dict[str, Any]
@@ -340,32 +374,61 @@ class GameRecord:
     deadlines: dict[str, int]
     outcome: str
     created_at: str
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, Any]
+
+    def __init__(self, name: str, variant: str, options: dict[str, Any], language: str, time_zone: str, gm: str | None,
+                 status: str, phase: str, state: dict[str, Any], deadline: str | None, deadlines: dict[str, int],
+                 outcome: str, created_at: str, settings: dict[str, Any] | None = None) -> None:
+        _set(self, "name", name)
+        _set(self, "variant", variant)
+        _set(self, "options", options)
+        _set(self, "language", language)
+        _set(self, "time_zone", time_zone)
+        _set(self, "gm", gm)
+        _set(self, "status", status)
+        _set(self, "phase", phase)
+        _set(self, "state", state)
+        _set(self, "deadline", deadline)
+        _set(self, "deadlines", deadlines)
+        _set(self, "outcome", outcome)
+        _set(self, "created_at", created_at)
+        _set(self, "settings", {} if settings is None else settings)
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerRecord:
+class PlayerRecord(Record):
     """A seat: ``status`` is ``open``, ``playing``, ``resigned`` or
     ``disorder`` (civil disorder after missed turns or an ejection); the
     password is kept only as a hash (adjudicator.service.auth); ``missed``
     counts turns without orders in a row, ``excused_used`` the grace
     periods the power has caused."""
 
+    __slots__ = ("game", "power", "address", "password_hash", "status", "joined_at", "missed", "excused_used")
     game: str
     power: str
     address: str | None
     password_hash: str | None
     status: str
     joined_at: str | None
-    missed: int = 0
-    excused_used: int = 0
+    missed: int
+    excused_used: int
+
+    def __init__(self, game: str, power: str, address: str | None, password_hash: str | None, status: str,
+                 joined_at: str | None, missed: int = 0, excused_used: int = 0) -> None:
+        _set(self, "game", game)
+        _set(self, "power", power)
+        _set(self, "address", address)
+        _set(self, "password_hash", password_hash)
+        _set(self, "status", status)
+        _set(self, "joined_at", joined_at)
+        _set(self, "missed", missed)
+        _set(self, "excused_used", excused_used)
 
 
-@dataclass(frozen=True, slots=True)
-class Submission:
+class Submission(Record):
     """What a power has sent for one phase: its accepted orders (canonical),
     whether it sent any, readiness and its secret votes."""
 
+    __slots__ = ("game", "phase", "power", "orders", "has_orders", "ready", "draw_vote", "concede_to", "updated_at")
     game: str
     phase: str
     power: str
@@ -376,12 +439,24 @@ class Submission:
     concede_to: str | None
     updated_at: str
 
+    def __init__(self, game: str, phase: str, power: str, orders: tuple[str, ...], has_orders: bool, ready: bool,
+                 draw_vote: bool, concede_to: str | None, updated_at: str) -> None:
+        _set(self, "game", game)
+        _set(self, "phase", phase)
+        _set(self, "power", power)
+        _set(self, "orders", orders)
+        _set(self, "has_orders", has_orders)
+        _set(self, "ready", ready)
+        _set(self, "draw_vote", draw_vote)
+        _set(self, "concede_to", concede_to)
+        _set(self, "updated_at", updated_at)
 
-@dataclass(frozen=True)
-class PhaseRecord:
+
+class PhaseRecord(Record):
     """A resolved phase: the state it was resolved from, the orders used,
     the report data and the rendered report text."""
 
+    __slots__ = ("game", "phase", "state", "orders", "report", "report_text", "trigger", "processed_at", "seq")
     game: str
     phase: str
     state: dict[str, Any]
@@ -390,11 +465,22 @@ class PhaseRecord:
     report_text: str
     trigger: str
     processed_at: str
-    seq: int = 0
+    seq: int
+
+    def __init__(self, game: str, phase: str, state: dict[str, Any], orders: dict[str, list[str]],
+                 report: dict[str, Any], report_text: str, trigger: str, processed_at: str, seq: int = 0) -> None:
+        _set(self, "game", game)
+        _set(self, "phase", phase)
+        _set(self, "state", state)
+        _set(self, "orders", orders)
+        _set(self, "report", report)
+        _set(self, "report_text", report_text)
+        _set(self, "trigger", trigger)
+        _set(self, "processed_at", processed_at)
+        _set(self, "seq", seq)
 
 
-@dataclass(frozen=True)
-class TurnSeat:
+class TurnSeat(Record):
     """A seat's turn-game data: ``digest`` its choice (``""`` the game's
     default, ``round``, ``none`` = a mail after every action, ``hours:N``);
     ``seen_seq`` the last resolved phase (``PhaseRecord.seq``) it was told
@@ -402,20 +488,30 @@ class TurnSeat:
     secret standing and queued orders (``pass_round``: the round its
     standing PASS holds for; ``orders``: lines tried in order)."""
 
+    __slots__ = ("game", "power", "digest", "seen_seq", "digest_at", "queue")
     game: str
     power: str
-    digest: str = ""
-    seen_seq: int = 0
-    digest_at: str | None = None
-    queue: dict[str, Any] = field(default_factory=dict)
+    digest: str
+    seen_seq: int
+    digest_at: str | None
+    queue: dict[str, Any]
+
+    def __init__(self, game: str, power: str, digest: str = "", seen_seq: int = 0, digest_at: str | None = None,
+                 queue: dict[str, Any] | None = None) -> None:
+        _set(self, "game", game)
+        _set(self, "power", power)
+        _set(self, "digest", digest)
+        _set(self, "seen_seq", seen_seq)
+        _set(self, "digest_at", digest_at)
+        _set(self, "queue", {} if queue is None else queue)
 
 
-@dataclass(frozen=True, slots=True)
-class AuditEntry:
+class AuditEntry(Record):
     """One change a game master made: who (an address and role), when, the
     command as given and what it did; ``reported`` once a turn report
     listed it."""
 
+    __slots__ = ("game", "seq", "at", "actor", "command", "detail", "reported")
     game: str
     seq: int
     at: str
@@ -423,6 +519,16 @@ class AuditEntry:
     command: str
     detail: str
     reported: bool
+
+    def __init__(self, game: str, seq: int, at: str, actor: str, command: str, detail: str, reported: bool) -> None:
+        _set(self, "game", game)
+        _set(self, "seq", seq)
+        _set(self, "at", at)
+        _set(self, "actor", actor)
+        _set(self, "command", command)
+        _set(self, "detail", detail)
+        _set(self, "reported", reported)
+
 
 
 def content_hash(raw: bytes) -> str:
@@ -484,16 +590,19 @@ def _message_id(raw: bytes) -> str | None:
     return text or None
 
 
-@dataclass(eq=False)
 class Rider:
     """Work done in the next write transaction of a store, just before it
-    commits (``Store.ride_along``): written together with it or not at all."""
+    commits (``Store.ride_along``): written together with it or not at all.
+    ``result`` is what ``action`` returned; ``committed`` is True once the
+    transaction it rode in has committed.  Equal only to itself."""
 
-    action: Callable[[Connection], Any]
-    result: Any = None
-    """What ``action`` returned."""
-    committed: bool = False
-    """True once the transaction it rode in has committed."""
+    def __init__(self, action: Callable[[Connection], Any], result: Any = None, committed: bool = False) -> None:
+        self.action = action
+        self.result = result
+        self.committed = committed
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(action={self.action!r}, result={self.result!r}, committed={self.committed!r})"
 
 
 class Store:

@@ -10,13 +10,13 @@ only its own answers mention them.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from datetime import datetime
 from typing import Sequence
 
 from adjudicator.config import Config
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule
+from adjudicator.records import replace
 from adjudicator.service.notify import queue_notice
 from adjudicator.service.render import Texts
 from adjudicator.service.store import Connection, GameRecord, PhaseRecord, Store, Submission

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,6 +24,7 @@ from adjudicator.config import Config
 from adjudicator.games import game_module
 from adjudicator.games.base import GameModule, OrderProblem, OrdersBetweenSteps, TurnPhase
 from adjudicator.games.randomness import REPORT_KEY
+from adjudicator.records import replace
 from adjudicator.service.verify import end_lines, event_text, events_attachment
 from adjudicator.service.notes import note_text
 from adjudicator.service.notify import queue

@@ -12,11 +12,12 @@ turns a stored order late.
 from __future__ import annotations
 
 from html import escape
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Callable, Mapping, Sequence
 
 from adjudicator.config import Config
+from adjudicator.records import replace
 from adjudicator.service.pictures import report_images
 from adjudicator.games import game_module
 from adjudicator.games.base import DescribesSeats, GameModule, Resolution

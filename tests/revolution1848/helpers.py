@@ -5,14 +5,13 @@ round's card."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from adjudicator.games.revolution1848.cards import CardData, card_data
 from adjudicator.games.revolution1848.evaluation import Evaluation, evaluate
 from adjudicator.games.revolution1848.flow import Note, play
 from adjudicator.games.revolution1848.orders import Pass, Play
 from adjudicator.games.revolution1848.parse import parse_line
 from adjudicator.games.revolution1848.state import PLAYERS, Game, Placed, Side
+from adjudicator.records import replace
 
 COMPLETE = {"data": "standin"}
 """The options of a game with the stand-in card set (cards/1848-standin.toml)."""

@@ -14,6 +14,21 @@ steps up to the next one that needs a player; the steps in ``yearly``,
 implemented and every ruling.
 """
 
-from adjudicator.games.kreml.module import KremlGame, kreml3, kreml4, kreml5, kreml6
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from adjudicator.games.kreml.module import KremlGame, kreml3, kreml4, kreml5, kreml6
 
 __all__ = ["KremlGame", "kreml3", "kreml4", "kreml5", "kreml6"]
+
+
+def __getattr__(name: str) -> Any:
+    """The names of ``__all__`` from ``module``, imported on first use: the
+    data file (``data``) is read without the rules and grammar (issue 20)."""
+    if name in __all__:
+        from adjudicator.games.kreml import module
+
+        return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

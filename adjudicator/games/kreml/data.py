@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from adjudicator.games.base import Finding, toml_syntax_finding
+from adjudicator.games.base import DataFile, Finding, toml_syntax_finding
 from adjudicator.resources import card_path
 
 UNKNOWN = "unknown"
@@ -328,3 +328,15 @@ def _events(entries: Any, problems: list[str | Finding]) -> tuple[EventCard, ...
         cards.append(EventCard(str(key), str(names[0]), str(names[1]), int(count), tuple(sorted(set(phases))),
                                str(effect), int(value_)))
     return tuple(cards)
+
+
+DATA_NAME = "kreml"
+"""The name of Kreml's one data file (option ``data.kreml``)."""
+
+DATA_FILES = (DataFile(DATA_NAME, template, check, True, standin=standin_text,
+                       title_en="the game data (politicians, health tables, event cards; the rule text lacks them)",
+                       title_de="die Spieldaten (Politiker, Gesundheitstabellen, Ereigniskarten; der Regeltext "
+                                "nennt sie nicht)", unknown=unknown),)
+"""What ``KremlGame.data_files`` returns: the template with every unknown
+value marked, its check, required unless ``data=standin``; here, so that
+``data template`` and ``data check`` need not load the rules (issue 20)."""

@@ -29,7 +29,7 @@ from adjudicator.games.kreml.reasons import Reason, reason
 from adjudicator.games.kreml.report import build, status
 from adjudicator.games.kreml.rules import CANDIDATE, FIRST_YEAR, OFFICES, SEATS, at, holder, leader, rule_options
 
-DATA_NAME = "kreml"
+DATA_NAME = kdata.DATA_NAME
 BETWEEN_STEPS = flow.ANYTIME
 """The orders a player who is not to act may send; they take effect at the start of the next step."""
 
@@ -375,10 +375,7 @@ class KremlGame:
     def data_files(self) -> tuple[DataFile, ...]:
         """The game data ``kreml``: the template with every unknown value
         marked, its check, required unless ``data=standin``."""
-        return (DataFile(DATA_NAME, kdata.template, kdata.check, True, standin=kdata.standin_text,
-                         title_en="the game data (politicians, health tables, event cards; the rule text lacks them)",
-                         title_de="die Spieldaten (Politiker, Gesundheitstabellen, Ereigniskarten; der Regeltext "
-                                  "nennt sie nicht)", unknown=kdata.unknown),)
+        return kdata.DATA_FILES
 
 
 def _describe(state: JSON, order: Order, language: str) -> str:

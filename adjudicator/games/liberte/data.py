@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Callable
 
-from adjudicator.games.base import Finding, toml_syntax_finding
+from adjudicator.games.base import DataFile, Finding, toml_syntax_finding
 from adjudicator.resources import card_path
 
 FACTIONS = ("red", "blue", "white")
@@ -392,3 +392,12 @@ def _special(cid: str, deck: str, name: str, entry: dict[str, Any], regions: set
               value=repr(region))
     return Card(cid, deck, "special", name, faction="" if faction == ANY else faction, effect=effect, count=count,
                 scope="" if region == ANY else region)
+
+
+DATA_NAME = "liberte"
+"""The name of Liberté's one data file (option ``data.liberte``)."""
+
+DATA_FILES = (DataFile(DATA_NAME, template, problems, True),)
+"""What ``Liberte.data_files`` returns: board, cards, battles (template
+cards/liberte.toml), required unless option data=standin; here, so that
+``data template`` and ``data check`` need not load the rules (issue 20)."""

@@ -28,7 +28,7 @@ from adjudicator.games.liberte.state import G, new_game
 from adjudicator.games.liberte.wording import faction, note, say, text
 
 SEATS = ("A", "B", "C", "D", "E", "F")
-DATA_NAME = "liberte"
+DATA_NAME = gamedata.DATA_NAME
 
 
 def _data(options: Mapping[str, Any]) -> GameData:
@@ -333,7 +333,7 @@ class Liberte:
     def data_files(self) -> tuple[DataFile, ...]:
         """The one data file ``liberte``: board, cards, battles (template
         cards/liberte.toml); required unless option data=standin."""
-        return (DataFile(DATA_NAME, gamedata.template, gamedata.problems, True),)
+        return gamedata.DATA_FILES
 
 
 def _problem(number: int, column: int, written: str, key: str, fields: dict[str, Any],

@@ -16,11 +16,13 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from adjudicator.records import Record
 from adjudicator.resources import card_path
+
+_field = object.__setattr__  # how a record sets its fields, once, in its __init__
 
 UNKNOWN = "unknown"
 PARTIES = ("LIB", "DEM", "REP", "REA")
@@ -64,84 +66,131 @@ class MissingValues(CardDataError):
 # --- Typed data -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Boost:
+class Boost(Record):
     """``boost PARTY +N each|once``: the owner's persons of ``party`` gain
     ``amount`` (per person card when ``each``, else once for the party)."""
 
+    __slots__ = ("party", "amount", "each")
     party: str
     amount: int
     each: bool
 
+    def __init__(self, party: str, amount: int, each: bool) -> None:
+        _field(self, "party", party)
+        _field(self, "amount", amount)
+        _field(self, "each", each)
 
-@dataclass(frozen=True)
-class Protect:
+
+class Protect(Record):
     """``protect PARTY against CATEGORY...``: attacks of these categories on
     the owner's persons of ``party`` fail."""
 
+    __slots__ = ("party", "against")
     party: str
     against: frozenset[str]
 
+    def __init__(self, party: str, against: frozenset[str]) -> None:
+        _field(self, "party", party)
+        _field(self, "against", against)
 
-@dataclass(frozen=True)
-class Attack:
+
+class Attack(Record):
     """An attack card: ``eliminate`` (a person leaves the game; with
     ``extra`` in ``targets`` an extra card may be devalued instead) or
     ``switch`` (a person of ``switch_from`` becomes ``switch_to``)."""
 
+    __slots__ = ("action", "category", "targets", "switch_from", "switch_to")
     action: str
     category: str
     targets: frozenset[str]
-    switch_from: str = ""
-    switch_to: str = ""
+    switch_from: str
+    switch_to: str
+
+    def __init__(self, action: str, category: str, targets: frozenset[str], switch_from: str = "",
+                 switch_to: str = "") -> None:
+        _field(self, "action", action)
+        _field(self, "category", category)
+        _field(self, "targets", targets)
+        _field(self, "switch_from", switch_from)
+        _field(self, "switch_to", switch_to)
 
 
-@dataclass(frozen=True)
-class Weaken:
+class Weaken(Record):
     """``weaken PARTY -N each|once``: lies on the opponent's side and
     lowers his persons of ``party`` by ``amount``."""
 
+    __slots__ = ("party", "amount", "each")
     party: str
     amount: int
     each: bool
 
+    def __init__(self, party: str, amount: int, each: bool) -> None:
+        _field(self, "party", party)
+        _field(self, "amount", amount)
+        _field(self, "each", each)
 
-@dataclass(frozen=True)
-class Military:
+
+class Military(Record):
     """A card's military role: ``army`` (Z28-Z34), ``intervention`` (an
     army of ``nation`` conquers it with more than ``strength``) or
     ``reinforce`` (joins an army of ``nation``, Z15)."""
 
+    __slots__ = ("kind", "nation", "strength")
     kind: str
     nation: str
     strength: int
 
+    def __init__(self, kind: str, nation: str, strength: int) -> None:
+        _field(self, "kind", kind)
+        _field(self, "nation", nation)
+        _field(self, "strength", strength)
 
-@dataclass(frozen=True)
-class Person:
+
+class Person(Record):
     """A person card: its parties (two when the player chooses), value,
     and, for a general, the army it may lead and its Kreuz strength."""
 
+    __slots__ = ("id", "name", "parties", "value", "general", "strength")
     id: str
     name: str
     parties: tuple[str, ...]
     value: int
-    general: str = "none"
-    strength: int = 0
+    general: str
+    strength: int
+
+    def __init__(self, id: str, name: str, parties: tuple[str, ...], value: int, general: str = "none",
+                 strength: int = 0) -> None:
+        _field(self, "id", id)
+        _field(self, "name", name)
+        _field(self, "parties", parties)
+        _field(self, "value", value)
+        _field(self, "general", general)
+        _field(self, "strength", strength)
 
 
-@dataclass(frozen=True)
-class Extra:
+class Extra(Record):
     """An extra card with its effects (any of boosts, protections, one
     attack, weakenings) and its military role."""
 
+    __slots__ = ("id", "name", "boosts", "protects", "attack", "weakens", "military")
     id: str
     name: str
-    boosts: tuple[Boost, ...] = ()
-    protects: tuple[Protect, ...] = ()
-    attack: Attack | None = None
-    weakens: tuple[Weaken, ...] = ()
-    military: Military | None = None
+    boosts: tuple[Boost, ...]
+    protects: tuple[Protect, ...]
+    attack: Attack | None
+    weakens: tuple[Weaken, ...]
+    military: Military | None
+
+    def __init__(self, id: str, name: str, boosts: tuple[Boost, ...] = (), protects: tuple[Protect, ...] = (),
+                 attack: Attack | None = None, weakens: tuple[Weaken, ...] = (),
+                 military: Military | None = None) -> None:
+        _field(self, "id", id)
+        _field(self, "name", name)
+        _field(self, "boosts", boosts)
+        _field(self, "protects", protects)
+        _field(self, "attack", attack)
+        _field(self, "weakens", weakens)
+        _field(self, "military", military)
 
     @property
     def political(self) -> bool:
@@ -150,45 +199,86 @@ class Extra:
         return bool(self.boosts or self.protects or self.attack or self.weakens)
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(Record):
     """One decision (red or blue) of a flow card and the card that follows it."""
 
+    __slots__ = ("name", "name_en", "next")
     name: str
     name_en: str
     next: str
 
+    def __init__(self, name: str, name_en: str, next: str) -> None:
+        _field(self, "name", name)
+        _field(self, "name_en", name_en)
+        _field(self, "next", next)
 
-@dataclass(frozen=True)
-class Flow:
-    """A flow card (Ablaufkarte); see docs/games/1848.md for each field."""
 
+class Flow(Record):
+    """A flow card (Ablaufkarte); see docs/games/1848.md for each field.
+
+    ``hinders``: While this card lies on the table, conquering these intervention cards (``all``: every one)
+    needs that much more strength."""
+
+    __slots__ = ("id", "name", "name_en", "played_for", "mode", "special", "keep", "points", "stays", "next", "red",
+                 "blue", "votes", "radical_votes", "parliament", "conquest_nations", "conquest_morale", "next_skipped",
+                 "next_sworn", "next_revolution", "next_reaction", "bonus", "bonus_if", "hinders")
     id: str
     name: str
     name_en: str
     played_for: bool
-    mode: str = ""
-    special: str = ""
-    keep: int = 0
-    points: int = 0
-    stays: str = "never"
-    next: str = ""
-    red: Option | None = None
-    blue: Option | None = None
-    votes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    radical_votes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    parliament: Mapping[str, int] = field(default_factory=dict)
-    conquest_nations: tuple[str, ...] = ()
-    conquest_morale: int = 0
-    next_skipped: str = ""
-    next_sworn: str = ""
-    next_revolution: str = ""
-    next_reaction: str = ""
-    bonus: int = 0
-    bonus_if: str = ""
-    hinders: tuple[tuple[str, int], ...] = ()
-    """While this card lies on the table, conquering these intervention
-    cards (``all``: every one) needs that much more strength."""
+    mode: str
+    special: str
+    keep: int
+    points: int
+    stays: str
+    next: str
+    red: Option | None
+    blue: Option | None
+    votes: Mapping[str, tuple[str, ...]]
+    radical_votes: Mapping[str, tuple[str, ...]]
+    parliament: Mapping[str, int]
+    conquest_nations: tuple[str, ...]
+    conquest_morale: int
+    next_skipped: str
+    next_sworn: str
+    next_revolution: str
+    next_reaction: str
+    bonus: int
+    bonus_if: str
+    hinders: tuple[tuple[str, int], ...]
+
+    def __init__(self, id: str, name: str, name_en: str, played_for: bool, mode: str = "", special: str = "",
+                 keep: int = 0, points: int = 0, stays: str = "never", next: str = "", red: Option | None = None,
+                 blue: Option | None = None, votes: Mapping[str, tuple[str, ...]] | None = None,
+                 radical_votes: Mapping[str, tuple[str, ...]] | None = None,
+                 parliament: Mapping[str, int] | None = None, conquest_nations: tuple[str, ...] = (),
+                 conquest_morale: int = 0, next_skipped: str = "", next_sworn: str = "", next_revolution: str = "",
+                 next_reaction: str = "", bonus: int = 0, bonus_if: str = "",
+                 hinders: tuple[tuple[str, int], ...] = ()) -> None:
+        _field(self, "id", id)
+        _field(self, "name", name)
+        _field(self, "name_en", name_en)
+        _field(self, "played_for", played_for)
+        _field(self, "mode", mode)
+        _field(self, "special", special)
+        _field(self, "keep", keep)
+        _field(self, "points", points)
+        _field(self, "stays", stays)
+        _field(self, "next", next)
+        _field(self, "red", red)
+        _field(self, "blue", blue)
+        _field(self, "votes", {} if votes is None else votes)
+        _field(self, "radical_votes", {} if radical_votes is None else radical_votes)
+        _field(self, "parliament", {} if parliament is None else parliament)
+        _field(self, "conquest_nations", conquest_nations)
+        _field(self, "conquest_morale", conquest_morale)
+        _field(self, "next_skipped", next_skipped)
+        _field(self, "next_sworn", next_sworn)
+        _field(self, "next_revolution", next_revolution)
+        _field(self, "next_reaction", next_reaction)
+        _field(self, "bonus", bonus)
+        _field(self, "bonus_if", bonus_if)
+        _field(self, "hinders", hinders)
 
     def option(self, colour: str) -> Option:
         """The red or blue option (``KeyError`` for a card without decisions)."""
@@ -205,22 +295,30 @@ class Flow:
         return self.votes.get(party, ())
 
 
-@dataclass(frozen=True)
-class Forecast:
+class Forecast(Record):
     """A forecast (Prognose) letter: its text, the end condition that makes
     it correct, and the points won when correct / lost when wrong."""
 
+    __slots__ = ("letter", "text", "condition", "correct", "wrong")
     letter: str
     text: str
     condition: str
     correct: int
     wrong: int
 
+    def __init__(self, letter: str, text: str, condition: str, correct: int, wrong: int) -> None:
+        _field(self, "letter", letter)
+        _field(self, "text", text)
+        _field(self, "condition", condition)
+        _field(self, "correct", correct)
+        _field(self, "wrong", wrong)
 
-@dataclass(frozen=True)
-class Rules:
+
+class Rules(Record):
     """The game-wide values (hand size, cards that always stay, scoring, ...)."""
 
+    __slots__ = ("hand_persons", "hand_extras", "always_stay", "military_from", "radicalise_on", "army_attacks",
+                 "free_army_points", "sworn_army_points", "revolution", "reaction", "forecasts", "default_forecast")
     hand_persons: int
     hand_extras: int
     always_stay: frozenset[str]
@@ -232,17 +330,41 @@ class Rules:
     revolution: tuple[str, ...]
     reaction: tuple[str, ...]
     forecasts: Mapping[str, Forecast]
-    default_forecast: str = "E"
+    default_forecast: str
+
+    def __init__(self, hand_persons: int, hand_extras: int, always_stay: frozenset[str], military_from: str,
+                 radicalise_on: str, army_attacks: tuple[tuple[str, str], ...], free_army_points: int,
+                 sworn_army_points: int, revolution: tuple[str, ...], reaction: tuple[str, ...],
+                 forecasts: Mapping[str, Forecast], default_forecast: str = "E") -> None:
+        _field(self, "hand_persons", hand_persons)
+        _field(self, "hand_extras", hand_extras)
+        _field(self, "always_stay", always_stay)
+        _field(self, "military_from", military_from)
+        _field(self, "radicalise_on", radicalise_on)
+        _field(self, "army_attacks", army_attacks)
+        _field(self, "free_army_points", free_army_points)
+        _field(self, "sworn_army_points", sworn_army_points)
+        _field(self, "revolution", revolution)
+        _field(self, "reaction", reaction)
+        _field(self, "forecasts", forecasts)
+        _field(self, "default_forecast", default_forecast)
 
 
-@dataclass(frozen=True)
-class CardData:
+class CardData(Record):
     """Every card and rule value of one game (complete: nothing unknown)."""
 
+    __slots__ = ("persons", "extras", "flows", "rules")
     persons: Mapping[str, Person]
     extras: Mapping[str, Extra]
     flows: Mapping[str, Flow]
     rules: Rules
+
+    def __init__(self, persons: Mapping[str, Person], extras: Mapping[str, Extra], flows: Mapping[str, Flow],
+                 rules: Rules) -> None:
+        _field(self, "persons", persons)
+        _field(self, "extras", extras)
+        _field(self, "flows", flows)
+        _field(self, "rules", rules)
 
     def is_person(self, card: str) -> bool:
         """True for a person card id of this data."""
