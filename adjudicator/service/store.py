@@ -1331,16 +1331,18 @@ class Store:
         db.execute("INSERT INTO last_answers (address, body, at) VALUES (?, ?, ?) ON CONFLICT (address) DO UPDATE"
                    " SET body = excluded.body, at = excluded.at", (address.lower(), body, at))
 
-    def answers_since(self, address: str, since: str) -> tuple[int, int]:
-        """(answers to mails that signed on with no password, answers
-        without a successful command since the last one with) sent to
-        ``address`` from ``since`` on."""
+    def answers_since(self, address: str, since: str, idle_since: str | None = None) -> tuple[int, int]:
+        """(answers to mails that signed on with no password sent to
+        ``address`` from ``since`` on, answers without a successful command
+        since the last one with, from ``idle_since`` on: ``since`` when not
+        given)."""
         key = address.lower()
         total = int(self._db.execute("SELECT COUNT(*) FROM answers WHERE address = ? AND at >= ?"
                                      " AND authenticated = 0", (key, since)).fetchone()[0])
         last_ok = self._db.execute("SELECT MAX(at) FROM answers WHERE address = ? AND success = 1",
                                    (key,)).fetchone()[0]
-        start = max(since, last_ok) if last_ok else since
+        idle_since = since if idle_since is None else idle_since
+        start = max(idle_since, last_ok) if last_ok else idle_since
         idle = int(self._db.execute("SELECT COUNT(*) FROM answers WHERE address = ? AND at >= ? AND success = 0",
                                     (key, start)).fetchone()[0])
         return total, idle
