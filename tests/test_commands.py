@@ -11,6 +11,7 @@ from typing import get_args
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lark import UnexpectedInput
 
 from adjudicator.service.commands import (
     COMMANDS,
@@ -33,6 +34,7 @@ from adjudicator.service.commands import (
     SignOn,
     SignOnInitial,
     Wait,
+    _failed_on_first_token,
     _parser,
     help_text,
     mail_lines,
@@ -385,6 +387,39 @@ _PIECES = [
 @given(st.lists(st.sampled_from(_PIECES) | st.text(max_size=5), max_size=40).map("".join))
 def test_parse_mail_never_raises_on_keyword_soup(text: str) -> None:
     _check_mail(text)
+
+
+def _by_grammar_alone(line: str) -> bool:
+    """True when the grammar itself says ``line`` is no command (it fails on the first token)."""
+    start = len(line) - len(line.lstrip())
+    if start == len(line):
+        return True
+    try:
+        _parser().parse(line)
+    except UnexpectedInput as error:
+        return _failed_on_first_token(error, start)
+    return False
+
+
+_SPACES = ["", " ", "\t", "\x0b", "\x0c", "\x1c", "\x85", "\xa0", "\u1680", "\u2000", "\u2028", "\u3000", "\u200b",
+           "\ufeff", "\x00"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_SPACES), max_size=3).map("".join),
+       st.sampled_from([k for spec in COMMANDS for k in spec.english + spec.german] + ["Listen", "Aufgeben-", "no",
+                                                                                           "keine", "ende  presse"]),
+       st.sampled_from(["", " ", "x", "-", "\u2011", "1", "_", ".", "ü", "\xa0", "\u2028"]),
+       st.text(max_size=8))
+def test_a_line_is_left_to_the_grammar_unless_no_keyword_starts_it(space: str, word: str, after: str,
+                                                                   rest: str) -> None:
+    """parse_command answers "no command" without Lark only where the
+    grammar itself fails on the first token (issue 20): the same answer."""
+    for line in (space + word + after + rest, space + word.lower() + after + rest, space + rest, rest + word):
+        if parse_command(line) is None:
+            assert _by_grammar_alone(line), repr(line)
+        else:
+            assert not _by_grammar_alone(line), repr(line)
 
 
 def test_binary_garbage_decoded_as_text() -> None:

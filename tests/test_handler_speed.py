@@ -103,6 +103,25 @@ def test_headers_kept_stay_bounded() -> None:
     assert all(len(value) <= REMEMBERED_CHARS for _, value in kept)
 
 
+def test_fields_new_in_every_mail_do_not_push_a_players_from_out() -> None:
+    """A Message-ID or Date is not kept (issue 20): the From of a player
+    who mails again after many other mails is still remembered."""
+    from email import message_from_bytes
+
+    from adjudicator.service.budget import READING, REMEMBERED_HEADERS
+
+    registry = READING.header_factory
+    first = message_from_bytes(b"From: Spieler <again@example.org>\r\n\r\n", policy=READING)["From"]
+    for number in range(REMEMBERED_HEADERS * 2):
+        raw = f"Message-ID: <{number}@example.org>\r\nDate: {number}\r\nReceived: from {number}\r\n\r\n".encode()
+        message = message_from_bytes(raw, policy=READING)
+        assert str(message["Message-ID"]) == f"<{number}@example.org>"
+    kept = registry._made  # type: ignore[attr-defined]
+    assert not any(name.lower() in ("message-id", "date", "received") for name, _ in kept)
+    again = message_from_bytes(b"From: Spieler <again@example.org>\r\n\r\n", policy=READING)["From"]
+    assert again is first and str(again) == "Spieler <again@example.org>"
+
+
 # --- orders parsed once per mail (arrival.as_written_alone) ----------------------
 
 ORDER_MAILS = [

@@ -126,3 +126,24 @@ def test_over_imap_no_password_reaches_the_database_in_clear(judge: RunningJudge
     assert "SIGNON England spiel1 ****" in second and "wrong" not in second
     judge.stop()
     assert_no_password(judge.folder, "judge.sqlite3")
+
+
+def test_a_mail_unsealed_again_is_remembered_and_altered_bytes_are_still_refused(tmp_path: Path) -> None:
+    """A key remembers the last mails it unsealed (a mail read ahead is
+    read again at its turn, issue 20); bytes altered by one bit, or a
+    token of another key, are refused as before."""
+    import pytest
+
+    from adjudicator.service.sealing import OPENED_MAILS, MailKey, SealError
+
+    key, other = MailKey(tmp_path / "one.key"), MailKey(tmp_path / "two.key")
+    sealed = [key.seal(b"mail %d" % n) for n in range(OPENED_MAILS + 2)]
+    other.seal(b"x")
+    for _ in range(2):
+        assert [key.unseal(s) for s in sealed] == [b"mail %d" % n for n in range(OPENED_MAILS + 2)]
+    assert len(key._opened) == OPENED_MAILS  # type: ignore[attr-defined]
+    altered = sealed[-1][:-2] + bytes([sealed[-1][-2] ^ 1]) + sealed[-1][-1:]
+    with pytest.raises(SealError):
+        key.unseal(altered)
+    with pytest.raises(SealError):
+        other.unseal(sealed[-1])

@@ -259,3 +259,35 @@ def test_a_database_from_before_shared_bodies_keeps_its_mails_when_migrated(data
     store = Store(database_target)
     assert store.schema_version == len(MIGRATIONS)
     assert [(m.id, m.message, m.recipients) for m in store.unsent_mail()] == [(content_hash(MAIL), MAIL, ("a@example.org",))]
+
+
+def test_a_transaction_reads_each_game_once_until_it_writes_one(database_target: Path | str) -> None:
+    """Inside a transaction a game's row is read once (issue 20) and each
+    read still gets a record of its own; after a game is written (which a
+    savepoint may take back) every read goes to the database again."""
+    from dataclasses import replace
+
+    from adjudicator.service.store import GameRecord
+
+    store = Store(database_target)
+    game = GameRecord("Spiel1", "standard", {}, "de", "UTC", None, "active", "S1901M", {"phase": "S1901M"}, None,
+                      {}, "", "now", {"press": "white"})
+    with store.transaction() as db:
+        store.create_game(db, game, ("England",))
+    statements: list[str] = []
+    trace = getattr(store.connection, "_db")
+    if store.backend == "sqlite":
+        trace.set_trace_callback(statements.append)
+    with store.transaction() as db:
+        first, second, typed = store.game("Spiel1"), store.game("Spiel1"), store.game("SPIEL1")
+        assert first == second == typed == game and first is not second and first.state is not second.state
+        if store.backend == "sqlite":
+            assert sum("FROM games" in s for s in statements) == 2  # once per name as asked
+        db.execute("SAVEPOINT probe")
+        store.update_game(db, replace(game, phase="F1901M"))
+        assert store.game("Spiel1").phase == "F1901M"
+        db.execute("ROLLBACK TO SAVEPOINT probe")
+        assert store.game("Spiel1").phase == "S1901M"
+        store.update_game(db, replace(game, status="paused"))
+        assert store.game("spiel1").status == "paused"
+    assert store.game("Spiel1").status == "paused"

@@ -54,10 +54,19 @@ REMEMBERED_HEADERS = 512
 """Parsed header fields the reading policy keeps at most (the oldest is
 dropped first); only fields of at most ``REMEMBERED_CHARS`` characters."""
 REMEMBERED_CHARS = 8192
+RECURRING_FIELDS = frozenset({
+    "from", "sender", "reply-to", "to", "cc", "subject", "return-path", "mime-version", "content-type",
+    "content-transfer-encoding", "content-disposition", "precedence", "auto-submitted",
+})
+"""The fields the reading policy remembers: those whose values come again
+in later mails (a player's From, a game's Subject, the MIME fields).  A
+Message-ID, Date or Received field is new in every mail: kept, it would
+only push a player's From out of the memory before his next mail."""
 
 
 class _RememberingRegistry(HeaderRegistry):
-    """``email``'s header registry, keeping the header objects it made:
+    """``email``'s header registry, keeping the header objects it made of
+    the ``RECURRING_FIELDS``:
     ``policy.default`` parses a field anew each time it is asked for
     (a mail's Content-Type some ten times as the parser, the loop checks
     and the body reader ask), and a parsed field depends on nothing but
@@ -73,7 +82,7 @@ class _RememberingRegistry(HeaderRegistry):
         found = self._made.get(key)
         if found is None:
             found = super().__call__(name, value)
-            if len(value) <= REMEMBERED_CHARS:
+            if len(value) <= REMEMBERED_CHARS and name.lower() in RECURRING_FIELDS:
                 if len(self._made) >= REMEMBERED_HEADERS:
                     del self._made[next(iter(self._made))]
                 self._made[key] = found

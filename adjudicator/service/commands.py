@@ -682,6 +682,16 @@ def _parser() -> Lark:
     return lalr_parser("commands", start="command", maybe_placeholders=False)
 
 
+@cache
+def _keyword_at() -> re.Pattern[str]:
+    """One pattern of every keyword terminal of the grammar, as its lexer
+    matches them (issue 20): a line where none matches at its first
+    non-space character fails on its first token, so it is no command,
+    and Lark need not be asked (most lines of an order mail are orders)."""
+    keywords = [t.pattern.to_regexp() for t in _parser().terminals if t.name in _BY_TERMINAL]
+    return re.compile("|".join(f"(?:{pattern})" for pattern in keywords))
+
+
 _MESSAGES: dict[Language, dict[str, str]] = {
     "en": {
         "missing": "{keyword} is missing {names}",
@@ -818,7 +828,7 @@ def parse_command(text: str, number: int = 1) -> Command | CommandError | SignOn
     with a keyword but is malformed.  Never raises.
     """
     start = len(text) - len(text.lstrip())
-    if start == len(text):
+    if start == len(text) or _keyword_at().match(text, start) is None:
         return None
     try:
         tree = _parser().parse(text)

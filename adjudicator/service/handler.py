@@ -328,10 +328,10 @@ def _answer_limit(store: Store, config: Config, sender: str, now: datetime) -> s
     a sign-on in the last hour; too many answers without a successful
     command: a loop), or None."""
     limits = config.limits
-    total, _ = store.answers_since(sender, (now - timedelta(hours=1)).isoformat())
+    total, idle = store.answers_since(sender, (now - timedelta(hours=1)).isoformat(),
+                                      (now - timedelta(seconds=limits.loop_window)).isoformat())
     if total >= limits.answers_per_hour:
         return f"{total} answers to this address in the last hour without a sign-on (limits.answers_per_hour)"
-    _, idle = store.answers_since(sender, (now - timedelta(seconds=limits.loop_window)).isoformat())
     if idle >= limits.loop_answers:
         return f"{idle} answers without a successful command from this address (limits.loop_answers): a mail loop?"
     return None

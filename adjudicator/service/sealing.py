@@ -38,6 +38,11 @@ def default_key_path(target: Path | str) -> Path:
     return Path(f"{sqlite_path(target)}.key")
 
 
+OPENED_MAILS = 8
+"""Unsealed mails a key remembers (more than the mails read ahead, ``ahead.AHEAD``)."""
+OPENED_BYTES = 256 * 1024
+
+
 class MailKey:
     """The key that seals stored raw mail, read from (or, the first time a
     mail is sealed, created owner-only as) the file ``path``."""
@@ -45,6 +50,10 @@ class MailKey:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._fernet: Fernet | None = None
+        self._opened: dict[bytes, bytes] = {}
+        """The last sealed mails unsealed (at most ``OPENED_MAILS`` of at
+        most ``OPENED_BYTES`` each) and what they held: a mail read ahead is
+        read again when its turn comes (issue 20)."""
 
     def _key(self, create: bool) -> Fernet | None:
         from cryptography.fernet import Fernet
@@ -88,7 +97,15 @@ class MailKey:
         fernet = self._key(create=False)
         if fernet is None:
             raise SealError(f"the mail key {self.path} is missing (copy it from the judge that stored the mail)")
+        raw = self._opened.get(sealed)
+        if raw is not None:
+            return raw
         try:
-            return fernet.decrypt(sealed)
+            raw = fernet.decrypt(sealed)
         except InvalidToken as error:
             raise SealError(f"the mail was sealed with another key than {self.path}") from error
+        if len(sealed) <= OPENED_BYTES:
+            if len(self._opened) >= OPENED_MAILS:
+                del self._opened[next(iter(self._opened))]
+            self._opened[sealed] = raw
+        return raw

@@ -620,6 +620,9 @@ class Store:
             raise StoreError(str(error)) from error
         self.backend = self._db.backend
         self._in_transaction = False
+        self._rows_read: dict[str, tuple[Any, ...]] | None = None
+        """Inside a transaction that has written no game: each game's row
+        as read, by the name asked for (``game``)."""
         self._riders: list[Rider] = []
         if migrate:
             self.migrate()
@@ -640,6 +643,7 @@ class Store:
         work on one game is serialised across every process on the database."""
         self._db.begin()
         self._in_transaction = True
+        self._rows_read = {}
         riding: list[Rider] = []
         try:
             yield self._db
@@ -648,9 +652,11 @@ class Store:
                 rider.result = rider.action(self._db)
         except BaseException:
             self._in_transaction = False
+            self._rows_read = None
             self._db.rollback()
             raise
         self._in_transaction = False
+        self._rows_read = None
         self._db.commit()
         for rider in riding:
             rider.committed = True
@@ -952,6 +958,7 @@ class Store:
 
     def create_game(self, db: Connection, game: GameRecord, powers: tuple[str, ...]) -> None:
         """Insert a new game and an open seat for each power."""
+        self._rows_read = None  # a savepoint may take any game write back: read games anew from here
         db.execute(
             "INSERT INTO games (name, variant, options, language, time_zone, gm, status, phase, state, deadline,"
             " deadlines, outcome, created_at, settings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -969,11 +976,22 @@ class Store:
     def game(self, name: str) -> GameRecord | None:
         """The game called ``name`` (names compare case-insensitively), or
         None; inside a transaction the game's lock is taken first, so what
-        is read stays true until the transaction ends."""
-        if self._in_transaction:
-            self._db.lock(game_lock(name))
-        row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE LOWER(name) = LOWER(?)", (name,)).fetchone()
-        return None if row is None else _game(row)
+        is read stays true until the transaction ends: a transaction that
+        has not written any game reads each game's row once (issue 20: a
+        mail's handling asks for its game some eight times; each call
+        still gets a record of its own)."""
+        rows = self._rows_read
+        row = rows.get(name) if rows is not None else None
+        if row is None:
+            if self._in_transaction:
+                self._db.lock(game_lock(name))
+            row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE LOWER(name) = LOWER(?)",
+                                   (name,)).fetchone()
+            if row is None:
+                return None
+            if rows is not None:
+                rows[name] = row
+        return _game(row)
 
     def games(self) -> list[GameRecord]:
         """Every game, by name."""
@@ -1025,6 +1043,7 @@ class Store:
 
     def update_game(self, db: Connection, game: GameRecord) -> None:
         """Write every field of a game but its name, variant and creation time."""
+        self._rows_read = None  # a savepoint may take any game write back: read games anew from here
         db.execute(
             "UPDATE games SET status = ?, phase = ?, state = ?, deadline = ?, outcome = ?, options = ?, deadlines = ?,"
             " language = ?, time_zone = ?, gm = ?, settings = ? WHERE name = ?",
@@ -1421,16 +1440,18 @@ class Store:
         db.execute("INSERT INTO last_answers (address, body, at) VALUES (?, ?, ?) ON CONFLICT (address) DO UPDATE"
                    " SET body = excluded.body, at = excluded.at", (address.lower(), body, at))
 
-    def answers_since(self, address: str, since: str) -> tuple[int, int]:
-        """(answers to mails that signed on with no password, answers
-        without a successful command since the last one with) sent to
-        ``address`` from ``since`` on."""
+    def answers_since(self, address: str, since: str, idle_since: str | None = None) -> tuple[int, int]:
+        """(answers to mails that signed on with no password sent to
+        ``address`` from ``since`` on, answers without a successful command
+        since the last one with, from ``idle_since`` on: ``since`` when not
+        given)."""
         key = address.lower()
         total = int(self._db.execute("SELECT COUNT(*) FROM answers WHERE address = ? AND at >= ?"
                                      " AND authenticated = 0", (key, since)).fetchone()[0])
         last_ok = self._db.execute("SELECT MAX(at) FROM answers WHERE address = ? AND success = 1",
                                    (key,)).fetchone()[0]
-        start = max(since, last_ok) if last_ok else since
+        idle_since = since if idle_since is None else idle_since
+        start = max(idle_since, last_ok) if last_ok else idle_since
         idle = int(self._db.execute("SELECT COUNT(*) FROM answers WHERE address = ? AND at >= ? AND success = 0",
                                     (key, start)).fetchone()[0])
         return total, idle
