@@ -265,7 +265,7 @@ def test_a_transaction_reads_each_game_once_until_it_writes_one(database_target:
     """Inside a transaction a game's row is read once (issue 20) and each
     read still gets a record of its own; after a game is written (which a
     savepoint may take back) every read goes to the database again."""
-    from dataclasses import replace
+    from adjudicator.records import replace
 
     from adjudicator.service.store import GameRecord
 
