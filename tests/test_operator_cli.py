@@ -74,7 +74,7 @@ def test_serve_on_the_example_configuration_uses_maildirs_under_var(tmp_path: Pa
 
 
 def test_the_demo_plays_to_the_first_builds_and_leaves_its_mails(tmp_path: Path) -> None:
-    done = run(tmp_path, "demo", "--dir", str(tmp_path / "demo"), "--deadline", "3", timeout=600)
+    done = run(tmp_path, "demo", "--dir", str(tmp_path / "demo"), "--deadline", "10", timeout=600)
     text = out(done)
     assert "playing a scripted 30jk game" in text
     assert "phases played: 1618M, 1619M, 1619R, 1619A, 1620M" in text
@@ -87,7 +87,7 @@ def test_the_demo_plays_to_the_first_builds_and_leaves_its_mails(tmp_path: Path)
 
 
 def test_the_standard_demo_dislodges_in_galicia(tmp_path: Path) -> None:
-    text = out(run(tmp_path, "demo", "--variant", "standard", "--dir", str(tmp_path / "demo"), "--deadline", "3", timeout=600))
+    text = out(run(tmp_path, "demo", "--variant", "standard", "--dir", str(tmp_path / "demo"), "--deadline", "10", timeout=600))
     assert "phases played: S1901M, F1901M, F1901R, W1901A, S1902M" in text
 
 
