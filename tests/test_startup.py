@@ -208,10 +208,21 @@ def start_probe(folder: Path) -> None:
 
 # What ``game create`` does not need: the rest of a game's life (turns), the
 # mail composer and its pictures, the password hashing and the pool of
-# password checks (no ``--gm``), the time zones (no weekly deadlines).
+# password checks (no ``--gm``), the time zones (no weekly deadlines), and
+# OpenSSL (``hashlib``: no random event is drawn, the map's cache key is
+# CPython's own SHA-256).
 NOT_FOR_CREATING = ("adjudicator.service.turns", "adjudicator.service.notify", "adjudicator.mail",
                     "adjudicator.service.pictures", "adjudicator.service.auth", "email", "zoneinfo",
-                    "concurrent.futures", "secrets", "html")
+                    "concurrent.futures", "secrets", "html", "hashlib", "hmac", "_hashlib")
+
+
+def test_the_map_cache_s_key_is_the_sha_256_hashlib_gives() -> None:
+    import hashlib
+
+    from adjudicator.usercache import _SHA256
+
+    for text in (b"", b"[map]\nname = 'standard'\n", "Österreich".encode("utf-8") * 1000):
+        assert _SHA256(text).hexdigest() == hashlib.sha256(text).hexdigest()
 
 
 def test_creating_a_game_loads_only_that_game_and_neither_drawing_grammar_nor_mail_client(tmp_path: Path) -> None:
