@@ -24,27 +24,10 @@ import os
 import stat
 import sys
 import tomllib
-from importlib import import_module
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-
-def _sha256_module() -> Any:
-    """CPython's own SHA-256 module (``_sha256``, ``_sha2`` from 3.12: the
-    one ``hashlib`` falls back to), else ``hashlib``: the same digest,
-    without loading OpenSSL for a map's cache key (some 10 M instructions
-    in every command that reads a map; issue 20, tests/test_startup.py)."""
-    for name in ("_sha2", "_sha256"):
-        try:
-            return import_module(name)
-        except ImportError:
-            continue
-    import hashlib
-
-    return hashlib
-
-
-_SHA256: Callable[[bytes], Any] = _sha256_module().sha256
+from adjudicator.digest import sha256
 
 CACHE_ENVIRONMENT = "ADJUDICATOR_CACHE_DIR"
 
@@ -58,7 +41,7 @@ def load_toml(path: Path) -> dict[str, Any]:
     folder = cache_folder("toml")
     if folder is None:
         return tomllib.loads(text)
-    key = _SHA256(("%d.%d\0" % sys.version_info[:2] + text).encode("utf-8")).hexdigest()[:32]
+    key = sha256(("%d.%d\0" % sys.version_info[:2] + text).encode("utf-8")).hexdigest()[:32]
     cached = folder / f"{key}.marshal"
     try:
         if own_file(os.lstat(cached)):
