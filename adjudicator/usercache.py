@@ -19,7 +19,6 @@ from an old file.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import stat
@@ -27,6 +26,8 @@ import sys
 import tomllib
 from pathlib import Path
 from typing import Any
+
+from adjudicator.digest import sha256
 
 CACHE_ENVIRONMENT = "ADJUDICATOR_CACHE_DIR"
 
@@ -40,7 +41,7 @@ def load_toml(path: Path) -> dict[str, Any]:
     folder = cache_folder("toml")
     if folder is None:
         return tomllib.loads(text)
-    key = hashlib.sha256(("%d.%d\0" % sys.version_info[:2] + text).encode("utf-8")).hexdigest()[:32]
+    key = sha256(("%d.%d\0" % sys.version_info[:2] + text).encode("utf-8")).hexdigest()[:32]
     cached = folder / f"{key}.marshal"
     try:
         if own_file(os.lstat(cached)):

@@ -208,10 +208,22 @@ def start_probe(folder: Path) -> None:
 
 # What ``game create`` does not need: the rest of a game's life (turns), the
 # mail composer and its pictures, the password hashing and the pool of
-# password checks (no ``--gm``), the time zones (no weekly deadlines).
+# password checks (no ``--gm``), the time zones (no weekly deadlines), and
+# OpenSSL (``hashlib``: no random event is drawn, the map's cache key is
+# CPython's own SHA-256).
 NOT_FOR_CREATING = ("adjudicator.service.turns", "adjudicator.service.notify", "adjudicator.mail",
                     "adjudicator.service.pictures", "adjudicator.service.auth", "email", "zoneinfo",
-                    "concurrent.futures", "secrets", "html")
+                    "concurrent.futures", "secrets", "html", "hashlib", "hmac", "_hashlib")
+
+
+def test_the_sha_256_without_openssl_is_the_one_hashlib_gives() -> None:
+    import hashlib
+
+    from adjudicator.digest import _BUILTIN, sha256
+
+    assert _BUILTIN is not None  # CPython's own module is there: the test below compares it with OpenSSL's
+    for text in (b"", b"[map]\nname = 'standard'\n", "Österreich".encode("utf-8") * 1000):
+        assert _BUILTIN(text).hexdigest() == sha256(text).hexdigest() == hashlib.sha256(text).hexdigest()
 
 
 def test_creating_a_game_loads_only_that_game_and_neither_drawing_grammar_nor_mail_client(tmp_path: Path) -> None:
@@ -307,7 +319,7 @@ def test_hash_password_prints_a_full_strength_hash_of_the_password(tmp_path: Pat
 def test_receive_seals_the_mail_and_loads_no_game_grammar_or_maildir(tmp_path: Path) -> None:
     folder = judge_folder(tmp_path)
     modules = command_modules(folder, "receive", stdin=MAIL)
-    assert among(modules, NOTHING_OF_A_GAME + NO_DATACLASSES) == []
+    assert among(modules, NOTHING_OF_A_GAME + NO_DATACLASSES + ("hashlib", "_hashlib")) == []  # its hash: no OpenSSL
     assert "cryptography.fernet" in modules  # the mail is stored sealed (issue 12): the key is used
     import sqlite3
 

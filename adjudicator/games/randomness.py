@@ -21,8 +21,6 @@ own draws (random powers) use the key ``judge_key(seed)``.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -41,11 +39,16 @@ def judge_key(seed: int | str) -> str:
 
 def seed_digest(seed: int | str) -> str:
     """The SHA-256 of a seed's text (hex), as published in the start mail."""
+    import hashlib  # on first use: creating a game draws no event and loads no OpenSSL (issue 20)
+
     return hashlib.sha256(seed_text(seed).encode("utf-8")).hexdigest()
 
 
 def _stream(seed: str, label: str) -> Any:
     """An endless supply of 64-bit numbers for one event."""
+    import hashlib
+    import hmac
+
     block = 0
     while True:
         digest = hmac.new(seed.encode("utf-8"), f"{label}#{block}".encode("utf-8"), hashlib.sha256).digest()

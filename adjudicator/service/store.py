@@ -533,9 +533,9 @@ class AuditEntry(Record):
 
 def content_hash(raw: bytes) -> str:
     """The SHA-256 of a mail's bytes, in hex: its identity as content."""
-    import hashlib  # here: loading OpenSSL is not needed by commands that store no mail (issue 20)
+    from adjudicator.digest import sha256  # without OpenSSL in a command that has not loaded it (issue 20)
 
-    return hashlib.sha256(raw).hexdigest()
+    return str(sha256(raw).hexdigest())
 
 
 def _sender_key(raw: bytes) -> str:
