@@ -291,3 +291,25 @@ def test_a_transaction_reads_each_game_once_until_it_writes_one(database_target:
         store.update_game(db, replace(game, status="paused"))
         assert store.game("spiel1").status == "paused"
     assert store.game("Spiel1").status == "paused"
+
+
+def test_a_games_phases_after_a_sequence_number_are_only_the_later_ones(database_target: Path | str) -> None:
+    """``phases(game, after=n)`` gives the phases recorded after the n-th,
+    oldest first, and nothing of another game (a turn-based game's digest
+    reads only what a seat has not seen); without it, all of them."""
+    from adjudicator.service.store import GameRecord, PhaseRecord
+
+    store = Store(database_target)
+    with store.transaction() as db:
+        for name in ("Spiel1", "Spiel2"):
+            store.create_game(db, GameRecord(name, "standard", {}, "de", "UTC", None, "active", "S1901M",
+                                             {"phase": "S1901M"}, None, {}, "", "now", {}), ("England",))
+        for phase in ("S1901M", "F1901M", "W1901A", "S1902M"):
+            store.add_phase(db, PhaseRecord("Spiel1", phase, {"phase": phase}, {}, {}, phase, "deadline", "now"))
+        store.add_phase(db, PhaseRecord("Spiel2", "S1901M", {}, {}, {}, "other", "deadline", "now"))
+    every = store.phases("Spiel1")
+    assert [p.phase for p in every] == ["S1901M", "F1901M", "W1901A", "S1902M"] and [p.seq for p in every] == [1, 2, 3, 4]
+    later = store.phases("Spiel1", after=2)
+    assert [p.phase for p in later] == ["W1901A", "S1902M"] and later[0].state == {"phase": "W1901A"}
+    assert store.phases("Spiel1", after=4) == [] and [p.report_text for p in store.phases("Spiel2", after=0)] == ["other"]
+    store.close()

@@ -1110,12 +1110,14 @@ class Store:
         )
         return True
 
-    def phases(self, game: str) -> list[PhaseRecord]:
-        """A game's resolved phases, oldest first."""
+    def phases(self, game: str, after: int = 0) -> list[PhaseRecord]:
+        """A game's resolved phases, oldest first; with ``after``, only those
+        recorded after the one of that sequence number (a turn-based game
+        asks for the few a seat has not seen, not its whole history)."""
         rows = self._db.execute(
             "SELECT game, phase, seq, state, orders, report, report_text, trigger, processed_at"
-            " FROM phases WHERE game = ? ORDER BY seq",
-            (game,),
+            " FROM phases WHERE game = ? AND seq > ? ORDER BY seq",
+            (game, after),
         )
         return [
             PhaseRecord(g, p, json.loads(st), json.loads(o), json.loads(r), text, trig, at, seq)

@@ -301,7 +301,7 @@ def action_lines(module: GameModule, phase: str, report: dict[str, Any], texts: 
 
 
 def _unseen(store: Store, game: str, seen: int) -> list[PhaseRecord]:
-    return [p for p in store.phases(game) if p.seq > seen and TURN_KEY in p.report]
+    return [p for p in store.phases(game, after=seen) if TURN_KEY in p.report]
 
 
 def tell(store: Store, db: Connection, config: Config, name: str, now: datetime, *,
