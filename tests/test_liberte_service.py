@@ -253,3 +253,42 @@ def test_a_queued_line_refused_at_the_seats_turn_is_named_in_the_games_language(
     (turn,) = [m for m in mails if m.kind == "turn"]
     assert turn.to == "b@players.test" and "SPIELE A99 PARIS: keine Karte A99" in turn.text
     assert "no card" not in turn.text
+
+
+def test_the_seats_told_of_one_position_get_one_drawing(table: Table) -> None:
+    """Every seat's turn or digest mail of one position carries the same
+    picture, drawn once (issue 20: each map once per mail, not per seat);
+    another language or a changed state is drawn anew."""
+    from adjudicator.service import turnplay
+    from adjudicator.service.turns import texts_for
+
+    create_game(table.store, table.config, "lib", "liberte", {"data": "standin", "language": "en"}, START, gm=GM,
+                seed=11)
+    for seat in SEATS:
+        table.send(seat)
+    record = table.store.game("lib")
+    assert record is not None and record.status == "active"
+
+    class Counting:
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def picture(self, *args: object, **kwargs: object) -> object:
+            self.calls += 1
+            return game_module("liberte").picture(*args, **kwargs)  # type: ignore[arg-type]
+
+    module = Counting()
+    turnplay._BOARDS.clear()
+    texts = texts_for(record)
+    first = turnplay.board_now(record, module, texts)  # type: ignore[arg-type]
+    again = [turnplay.board_now(table.store.game("lib"), module, texts) for _ in SEATS]  # type: ignore[arg-type]
+    assert first and first[0].mime_type == "image/png" and all(images == first for images in again)
+    assert module.calls == 1
+    german = turnplay.board_now(record, module, texts.replace(language="de"))  # type: ignore[arg-type]
+    assert module.calls == 2 and german
+    changed = record.replace(state={**record.state, "phase": record.state.get("phase", "")})
+    turnplay.board_now(changed, module, texts)  # type: ignore[arg-type]
+    assert module.calls == 2  # the same state, however it was copied
+    moved = record.replace(state={**record.state, "seed_note": "another state"})
+    turnplay.board_now(moved, module, texts)  # type: ignore[arg-type]
+    assert module.calls == 3

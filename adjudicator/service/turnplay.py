@@ -14,6 +14,7 @@ whether it can be undone).
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -331,10 +332,26 @@ def tell(store: Store, db: Connection, config: Config, name: str, now: datetime,
         send_digest(store, db, config, game, module, GM_SEAT, game.gm, now, round_over=round_over)
 
 
+_BOARDS: dict[tuple[str, ...], tuple[Any, ...]] = {}
+_BOARDS_KEPT = 4
+
+
 def board_now(game: GameRecord, module: GameModule, texts: Texts) -> tuple[Any, ...]:
     """The game's picture of the position now (a PNG attachment), for every
-    turn, digest and end mail of a game that draws one; none otherwise."""
-    return report_images(module, game.name, game.state, {"phase": game.phase}, language=texts.language, texts=texts)
+    turn, digest and end mail of a game that draws one; none otherwise.
+    The picture shows no seat's secrets, so the seats told of one position
+    get one drawing: the last few are kept by game, phase, language and
+    the whole state (any change of the state draws anew)."""
+    key = (game.name, game.variant, game.phase, texts.language, texts.time_zone,
+           json.dumps(game.state, sort_keys=True, default=str))
+    found = _BOARDS.get(key)
+    if found is None:
+        found = report_images(module, game.name, game.state, {"phase": game.phase}, language=texts.language,
+                              texts=texts)
+        while _BOARDS and len(_BOARDS) >= _BOARDS_KEPT:
+            _BOARDS.pop(next(iter(_BOARDS), key), None)
+        _BOARDS[key] = found
+    return found
 
 
 def _head(config: Config, game: GameRecord, kind: str, power: str, texts: Texts) -> list[str]:
