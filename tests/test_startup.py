@@ -235,6 +235,17 @@ def test_creating_a_game_loads_only_that_game_and_neither_drawing_grammar_nor_ma
                      ("lark", "cryptography")) == [], variant
 
 
+def test_creating_a_diplomacy_game_makes_no_dataclass(tmp_path: Path) -> None:
+    # Diplomacy's model, map, rules, case and module and the random events
+    # are records (S50): creating a game of either map imports neither
+    # ``dataclasses`` nor the ``inspect`` it loads.
+    folder = judge_folder(tmp_path)
+    for variant in ("standard", "30jk"):
+        modules = command_modules(folder, "game", "create", f"plain-{variant}", "--variant", variant)
+        assert "adjudicator.games.diplomacy.core.model" in modules, variant
+        assert among(modules, NO_DATACLASSES) == [], variant
+
+
 def test_creating_a_game_with_a_gm_hashes_the_gm_password(tmp_path: Path) -> None:
     folder = judge_folder(tmp_path)
     modules = command_modules(folder, "game", "create", "third", "--variant", "standard", "--gm", "gm@pbem.test")
