@@ -72,7 +72,7 @@ class Unit(Record):
     # As the dataclass compared, hashed and showed it: by the three given fields.
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
-            return (self.power, self.kind, self.location) == (other.power, other.kind, other.location)  # type: ignore[attr-defined]
+            return (self.power, self.kind, self.location) == (other.power, other.kind, other.location)
         return NotImplemented
 
     def __hash__(self) -> int:
@@ -149,7 +149,7 @@ class Phase(Record):
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
-            return (self.year, self.season, self.kind) == (other.year, other.season, other.kind)  # type: ignore[attr-defined]
+            return (self.year, self.season, self.kind) == (other.year, other.season, other.kind)
         return NotImplemented
 
     def __hash__(self) -> int:
