@@ -1,6 +1,6 @@
 """``adjudicator.records.Record`` behaves as the frozen dataclass it
-replaces (S45): the configuration and the store's rows compare, hash,
-show, refuse changes, copy and pickle as before."""
+replaces (S45, S50): the configuration, the store's rows and Diplomacy's
+values compare, hash, show, refuse changes, copy and pickle as before."""
 
 from __future__ import annotations
 
