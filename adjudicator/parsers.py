@@ -19,10 +19,10 @@ import hashlib
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark
-from lark import __version__ as lark_version
+if TYPE_CHECKING:  # Lark itself is imported when a parser is built: importing a game's rules needs none (S50)
+    from lark import Lark
 
 from adjudicator.resources import grammar_path
 from adjudicator.usercache import cache_folder, own_file
@@ -37,6 +37,8 @@ def lalr_parser(name: str, **options: Any) -> Lark:
     loaded from the user's cache when a safe one exists (and written
     there when not).  Never fails for the cache's sake: without a usable
     cache folder or file the parser is built as usual."""
+    from lark import Lark
+
     text = grammar_path(name).read_text(encoding="utf-8")
     options = {"parser": "lalr", **options}
     folder = cache_folder("lark")
@@ -55,6 +57,8 @@ def lalr_parser(name: str, **options: Any) -> Lark:
 def cache_key(text: str, options: dict[str, Any]) -> str:
     """The key of a grammar's cache file: its text, the options that shape
     the parser, Lark's and Python's versions."""
+    from lark import __version__ as lark_version
+
     shaped = sorted((key, repr(value)) for key, value in options.items() if key not in _UNHASHED)
     material = "\0".join([text, repr(shaped), lark_version, "%d.%d" % sys.version_info[:2]])
     return hashlib.sha256(material.encode("utf-8")).hexdigest()[:32]
@@ -65,6 +69,8 @@ def _cached(path: Path, text: str, options: dict[str, Any]) -> Lark:
     there (made the owner's only) when the file is missing, damaged or of
     another key.  Lark's key includes the file's name, so the file cannot
     be written under a temporary name and renamed."""
+    from lark import Lark
+
     parser = Lark(text, cache=str(path), **options)
     try:
         os.chmod(path, 0o600)

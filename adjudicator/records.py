@@ -11,6 +11,12 @@ of the same class with equal fields, hashes as the tuple of its fields,
 shows them all in its ``repr``, refuses assignment and deletion, pickles
 and copies as a new record of the same fields, and ``replace`` makes a
 changed copy.  Only its methods are shared code, written once here.
+
+A record's fields are ``_fields``: its ``__slots__`` after those of the
+record classes it extends (a subclass may add none, as 30JK's rules add
+none to the standard's).  A class that must keep its fields in its
+``__dict__`` (Diplomacy's position, which the resolver copies by its
+field dictionary) names them in ``_fields`` itself and has no slots.
 """
 
 from __future__ import annotations
@@ -29,10 +35,17 @@ class FrozenRecordError(AttributeError):
 
 class Record:
     """The shared behaviour of an immutable record; a subclass names its
-    fields in ``__slots__`` and sets each of them in its ``__init__``, which
-    takes them positionally in that order (as pickling gives them back)."""
+    fields in ``__slots__`` (or ``_fields``, see the module) and sets each
+    of them in its ``__init__``, which takes them positionally in that
+    order (as pickling gives them back)."""
 
     __slots__: tuple[str, ...] = ()
+    _fields: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **options: Any) -> None:
+        super().__init_subclass__(**options)
+        if "_fields" not in cls.__dict__:
+            cls._fields = (*cls._fields, *cls.__dict__.get("__slots__", ()))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise FrozenRecordError(f"cannot assign to field {name!r}")
@@ -41,10 +54,10 @@ class Record:
         raise FrozenRecordError(f"cannot delete field {name!r}")
 
     def _values(self) -> tuple[object, ...]:
-        return tuple([getattr(self, name) for name in self.__slots__])
+        return tuple([getattr(self, name) for name in self._fields])
 
     def __repr__(self) -> str:
-        fields = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.__slots__])
+        fields = ", ".join([f"{name}={getattr(self, name)!r}" for name in self._fields])
         return f"{type(self).__qualname__}({fields})"
 
     def __eq__(self, other: object) -> bool:
@@ -61,7 +74,7 @@ class Record:
     def replace(self, **changes: Any) -> Self:
         """A copy with ``changes`` (field name -> value); ``TypeError`` for
         a name that is not a field, as ``dataclasses.replace`` raises."""
-        values = {name: getattr(self, name) for name in self.__slots__}
+        values = {name: getattr(self, name) for name in self._fields}
         values.update(changes)
         return self.__class__(**values)
 

@@ -3,11 +3,10 @@ and a changed result or seed is found out."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from hypothesis import given, strategies as st
 
 from adjudicator.games.randomness import RandomEvent, choose, recompute, roll, seed_digest, shuffle
+from adjudicator.records import replace  # events are records (S50)
 
 
 @given(st.text(min_size=1, max_size=40), st.integers(min_value=0, max_value=10_000), st.integers(min_value=1, max_value=100))

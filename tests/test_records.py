@@ -1,6 +1,6 @@
 """``adjudicator.records.Record`` behaves as the frozen dataclass it
-replaces (S45): the configuration and the store's rows compare, hash,
-show, refuse changes, copy and pickle as before."""
+replaces (S45, S50): the configuration, the store's rows and Diplomacy's
+values compare, hash, show, refuse changes, copy and pickle as before."""
 
 from __future__ import annotations
 
@@ -82,3 +82,69 @@ def test_defaults_are_fresh_for_each_record() -> None:
     assert games[0].settings == {} and games[0].settings is not games[1].settings
     assert games[0].replace().settings is games[0].settings  # as dataclasses.replace: the same value
     assert Limits.__slots__[0] == "auth_lines_per_mail" and isinstance(Config(), Record)
+
+
+# Diplomacy's values as the frozen dataclasses they were (S50), written out
+# here field for field with the dataclass's options.
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Unit:
+    power: str
+    kind: object
+    location: str
+    province: str = dataclasses.field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "province", self.location.split("/")[0])
+
+
+@dataclasses.dataclass(frozen=True)
+class _Event:
+    counter: int
+    kind: str
+    label: str
+    sides: int = 0
+    count: int = 1
+    items: tuple[str, ...] = ()
+    result: tuple[object, ...] = ()
+
+
+def test_diplomacy_s_values_show_compare_hash_and_pickle_as_their_dataclasses_did() -> None:
+    from adjudicator.games.diplomacy.core.model import FLEET, Confession, Phase, PhaseKind, Position, Unit
+    from adjudicator.games.randomness import RandomEvent
+
+    unit, old = Unit("Russia", FLEET, "STP/SC"), _Unit("Russia", FLEET, "STP/SC")
+    assert repr(unit) == repr(old).replace("_Unit", "Unit") and unit.province == old.province == "STP"
+    assert hash(unit) == hash(old) == hash(("Russia", FLEET, "STP/SC"))  # the same sets, in the same order
+    assert unit == Unit("Russia", FLEET, "STP/SC") and unit != Unit("Russia", FLEET, "STP/NC") and unit != old
+    back = pickle.loads(pickle.dumps(unit))
+    assert back == unit and back.province == "STP" and copy.copy(unit) == unit
+    assert unit.replace(location="BOT") == Unit("Russia", FLEET, "BOT")
+    with pytest.raises(AttributeError):
+        unit.location = "BOT"  # type: ignore[misc]
+    event, old_event = RandomEvent(3, "die", "W20", sides=6, result=(4,)), _Event(3, "die", "W20", sides=6, result=(4,))
+    assert repr(event) == repr(old_event).replace("_Event", "RandomEvent") and hash(event) == hash(old_event)
+    assert replace(event, result=(5,)) == RandomEvent(3, "die", "W20", 6, 1, (), (5,))
+    phase = Phase.parse("F1901R")
+    assert phase == Phase(1901, "F", PhaseKind.RETREAT) and hash(phase) == hash((1901, "F", PhaseKind.RETREAT))
+    assert repr(phase) == "Phase(year=1901, season='F', kind=<PhaseKind.RETREAT: 'R'>)"
+    position = Position(phase, (unit,), {"STP": "Russia"})
+    assert position.confessions == {} and position.confessions is not Position(phase, (), {}).confessions
+    assert position == Position(phase, (unit,), {"STP": "Russia"}, (), frozenset(), {}, frozenset(), 0)
+    assert position.replace(quiet_years=1).quiet_years == 1 and vars(position)["units"] == (unit,)
+    assert Confession("ex-catholic", 1620).settled is None and Confession("catholic").until is None
+
+
+def test_a_map_is_equal_only_to_itself_and_30jk_s_rules_are_the_standard_s_fields() -> None:
+    from adjudicator.games.diplomacy.core.mapdata import load_map
+    from adjudicator.games.diplomacy.core.rules import STANDARD, Rules
+    from adjudicator.games.diplomacy.module import DiplomacyGame
+    from adjudicator.games.diplomacy.variants.thirty_years import THIRTY_YEARS, ThirtyYearsRules
+
+    game_map = load_map("standard")
+    twin = copy.copy(game_map)  # a map holds read-only mappings: copied, not pickled, as before
+    assert twin.provinces is game_map.provinces and hash(game_map) == object.__hash__(game_map)
+    assert game_map == game_map and game_map != twin and {game_map: 1}.get(twin) is None
+    assert repr(THIRTY_YEARS) == "ThirtyYearsRules(name='30jk', transforms=True, double_moves=True)"
+    assert THIRTY_YEARS == ThirtyYearsRules() and THIRTY_YEARS != Rules("30jk", True, True) and STANDARD == Rules()
+    assert DiplomacyGame(game_map) == DiplomacyGame.for_variant("standard")
+    assert DiplomacyGame(game_map).report_template == "diplomacy_report"

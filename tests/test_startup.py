@@ -235,6 +235,30 @@ def test_creating_a_game_loads_only_that_game_and_neither_drawing_grammar_nor_ma
                      ("lark", "cryptography")) == [], variant
 
 
+def test_creating_a_diplomacy_game_makes_no_dataclass(tmp_path: Path) -> None:
+    # Diplomacy's model, map, rules, case and module and the random events
+    # are records (S50): creating a game of either map imports neither
+    # ``dataclasses`` nor the ``inspect`` it loads.
+    folder = judge_folder(tmp_path)
+    for variant in ("standard", "30jk"):
+        modules = command_modules(folder, "game", "create", f"plain-{variant}", "--variant", variant)
+        assert "adjudicator.games.diplomacy.core.model" in modules, variant
+        assert among(modules, NO_DATACLASSES) == [], variant
+
+
+def test_creating_a_game_of_the_other_games_loads_no_grammar(tmp_path: Path) -> None:
+    # Their order grammars (Lark, with its logging) load when a line is
+    # parsed: the parsers, the line reader and 1848's and Liberté's
+    # transformers import Lark on first use (S50).
+    folder = judge_folder(tmp_path)
+    for variant, package in (("1848", "revolution1848"), ("kreml", "kreml"), ("liberte4", "liberte"),
+                             ("1847", "pfalz1847")):
+        modules = command_modules(folder, "game", "create", f"other-{variant}", "--variant", variant)
+        assert among(modules, GAMES) == [f"adjudicator.games.{package}"], variant
+        assert f"adjudicator.games.{package}.parse" in modules, variant  # imported, with no grammar
+        assert among(modules, ("lark", "logging")) == [], variant
+
+
 def test_creating_a_game_with_a_gm_hashes_the_gm_password(tmp_path: Path) -> None:
     folder = judge_folder(tmp_path)
     modules = command_modules(folder, "game", "create", "third", "--variant", "standard", "--gm", "gm@pbem.test")
@@ -326,6 +350,25 @@ def test_receive_seals_the_mail_and_loads_no_game_grammar_or_maildir(tmp_path: P
     with sqlite3.connect(folder / "judge.sqlite3") as db:
         (raw,) = db.execute("SELECT raw FROM inbound").fetchone()
     assert b"secret-password" not in bytes(raw) and b"SIGNON" not in bytes(raw)
+
+
+def test_receive_of_a_plain_mail_reads_its_envelope_without_the_email_package(tmp_path: Path) -> None:
+    # A mail of printable ASCII header lines and a plain From (S50): its
+    # Message-ID and sender are read by ``envelope``, as the package reads them.
+    folder = judge_folder(tmp_path)
+    modules = command_modules(folder, "receive", stdin=MAIL)
+    assert "adjudicator.service.envelope" in modules and among(modules, ("email",)) == []
+    import sqlite3
+
+    with sqlite3.connect(folder / "judge.sqlite3") as db:
+        assert db.execute("SELECT message_id, sender FROM inbound").fetchone() == (
+            "<startup-probe@example.org>", "player@example.org")
+    eight_bit = MAIL.replace(b"From: Player", "From: Jürgen".encode("utf-8")).replace(b"probe@", b"other@")
+    modules = command_modules(folder, "receive", stdin=eight_bit)
+    assert "email.parser" in modules  # not plain: the package reads it, as before
+    with sqlite3.connect(folder / "judge.sqlite3") as db:
+        assert db.execute("SELECT message_id, sender FROM inbound ORDER BY seq").fetchall()[1] == (
+            "<startup-other@example.org>", "player@example.org")
 
 
 def test_adjudicate_loads_the_diplomacy_rules_and_grammar_but_no_service_or_drawing(tmp_path: Path) -> None:

@@ -10,9 +10,10 @@ an English message; a game may word the kind in the player's language.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+if TYPE_CHECKING:  # Lark comes with the first line parsed (S50)
+    from lark import Lark, Tree, UnexpectedToken
 
 
 class ParseError(ValueError):
@@ -44,6 +45,8 @@ def parse_tree(parser: Lark, text: str, expected: Mapping[str, str] | None = Non
     """The tree of ``text`` (``ParseError`` when the grammar cannot read it).
     With ``expected`` (terminal name -> words) an unexpected or missing
     word's message also says what was expected there."""
+    from lark import Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
     try:
         tree = parser.parse(text)
     except UnexpectedEOF:

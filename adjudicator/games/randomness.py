@@ -21,8 +21,9 @@ own draws (random powers) use the key ``judge_key(seed)``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Sequence
+
+from adjudicator.records import Record
 
 REPORT_KEY = "random_events"
 
@@ -66,19 +67,30 @@ def _below(numbers: Any, bound: int) -> int:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-@dataclass(frozen=True)
-class RandomEvent:
+class RandomEvent(Record):
     """One random event: its counter, kind (``die``, ``shuffle``,
     ``choice``), what it was for (``label``, e.g. ``W20 health Breschnow``),
     its parameters and its result."""
 
+    __slots__ = ("counter", "kind", "label", "sides", "count", "items", "result")
     counter: int
     kind: str
     label: str
-    sides: int = 0
-    count: int = 1
-    items: tuple[str, ...] = ()
-    result: tuple[Any, ...] = ()
+    sides: int
+    count: int
+    items: tuple[str, ...]
+    result: tuple[Any, ...]
+
+    def __init__(self, counter: int, kind: str, label: str, sides: int = 0, count: int = 1,
+                 items: tuple[str, ...] = (), result: tuple[Any, ...] = ()) -> None:
+        _set = object.__setattr__
+        _set(self, "counter", counter)
+        _set(self, "kind", kind)
+        _set(self, "label", label)
+        _set(self, "sides", sides)
+        _set(self, "count", count)
+        _set(self, "items", items)
+        _set(self, "result", result)
 
     def to_json(self) -> dict[str, Any]:
         """The event as report data (``from_json`` reads it back)."""

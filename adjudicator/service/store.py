@@ -542,12 +542,23 @@ def _sender_key(raw: bytes) -> str:
     """The From address of a mail, lower-cased ('' when unreadable): mails of
     one sender are handled in the order they arrived, whichever instance
     handles them."""
-    from email import message_from_bytes  # its default policy is compat32, without email.policy's weight
-    from email.utils import parseaddr
+    from adjudicator.service.envelope import address_of, first_header  # only where a mail is stored
 
+    head = raw[:65536]
+    value: object = first_header(head, "From")  # without the email package when it gives the same (S50)
     try:
-        value = message_from_bytes(raw[:65536]).get("From")
-        return parseaddr(str(value))[1].strip().lower()[:320] if value else ""
+        if value is None:
+            from email import message_from_bytes  # its default policy is compat32, without email.policy's weight
+
+            value = message_from_bytes(head).get("From")
+        if not value:
+            return ""
+        address = address_of(str(value))
+        if address is None:
+            from email.utils import parseaddr
+
+            address = parseaddr(str(value))[1]
+        return address.strip().lower()[:320]
     except Exception:  # a broken mail still gets stored
         return ""
 
@@ -580,12 +591,16 @@ def mail_identity(raw: bytes) -> str:
 
 
 def _message_id(raw: bytes) -> str | None:
-    from email import message_from_bytes  # policy compat32, the default
+    from adjudicator.service.envelope import first_header
 
-    try:
-        value = message_from_bytes(raw).get("Message-ID")
-    except Exception:  # a mail too broken to read headers from still gets stored
-        return None
+    value: object = first_header(raw, "Message-ID")  # without the email package when it gives the same (S50)
+    if value is None:
+        from email import message_from_bytes  # policy compat32, the default
+
+        try:
+            value = message_from_bytes(raw).get("Message-ID")
+        except Exception:  # a mail too broken to read headers from still gets stored
+            return None
     text = str(value).strip() if value else ""
     return text or None
 

@@ -9,7 +9,6 @@ output object.  Keys and meanings are a contract other tools rely on.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
 from adjudicator.games.base import Note
@@ -23,6 +22,7 @@ from adjudicator.games.diplomacy.variants import initial_position, rules_for
 if TYPE_CHECKING:
     from adjudicator.games.diplomacy.core.engine import PhaseResult
 from adjudicator.games.diplomacy.variants.religion import CONFESSIONS
+from adjudicator.records import Record
 
 
 class CaseError(ValueError):
@@ -62,14 +62,21 @@ def option_note(problem: str) -> Note | None:
     return None
 
 
-@dataclass(frozen=True)
-class Case:
+class Case(Record):
     """A validated case: the map, the position and each power's order texts."""
 
+    __slots__ = ("game_map", "position", "orders", "options")
     game_map: GameMap
     position: Position
     orders: dict[str, list[str]]
     options: dict[str, Any]
+
+    def __init__(self, game_map: GameMap, position: Position, orders: dict[str, list[str]],
+                 options: dict[str, Any]) -> None:
+        object.__setattr__(self, "game_map", game_map)
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "orders", orders)
+        object.__setattr__(self, "options", options)
 
 
 _UNIT_RE = re.compile(r"^\s*([AaFf])\s+([^/()]+?)\s*(?:[/(]\s*([^)]+?)\s*\)?)?\s*$")

@@ -10,7 +10,6 @@ other powers ordered.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
@@ -19,6 +18,7 @@ from adjudicator.games.diplomacy.core.mapdata import GameMap, load_map
 from adjudicator.games.diplomacy.core.model import PhaseKind
 from adjudicator.games.base import JSON, SimultaneousPhases, GameSetupError, Note, OrderCheck, Resolution
 from adjudicator.games.diplomacy.variants import initial_position, rules_for
+from adjudicator.records import Record
 
 # The resolver, the orders' checks and their wording are imported by the
 # methods that use them: creating a game or seeing who must act in a
@@ -43,13 +43,19 @@ def _case_of_text(text: str) -> Case:
     return case_from_json(json.loads(text))
 
 
-@dataclass(frozen=True)
-class DiplomacyGame(SimultaneousPhases):
+class DiplomacyGame(SimultaneousPhases, Record):
     """The game module of one Diplomacy map."""
 
+    __slots__ = ("game_map", "report_template", "submission_means_ready")
     game_map: GameMap
-    report_template: str = "diplomacy_report"
-    submission_means_ready: bool = False
+    report_template: str
+    submission_means_ready: bool
+
+    def __init__(self, game_map: GameMap, report_template: str = "diplomacy_report",
+                 submission_means_ready: bool = False) -> None:
+        object.__setattr__(self, "game_map", game_map)
+        object.__setattr__(self, "report_template", report_template)
+        object.__setattr__(self, "submission_means_ready", submission_means_ready)
 
     @classmethod
     @cache

@@ -13,14 +13,17 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import replace
 from functools import cache
+from typing import TYPE_CHECKING
 
-from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from adjudicator.games.kreml.orders import Order
 from adjudicator.games.kreml.reasons import Reason, reason
 from adjudicator.games.kreml.words import OFFICE_NAMES
 from adjudicator.games.kreml.rules import CANDIDATE, OFFICES
 from adjudicator.parsers import lalr_parser
+
+if TYPE_CHECKING:  # Lark comes with the first line parsed: creating a game needs none (S50)
+    from lark import Lark
 
 HINT = ("orders: NOTE <politician> <1-10> | REVEAL <politician> <points> | CONTINUE | CURE | STAY | "
         "PURGE <p> | INVESTIGATE <p> | CLOSE <p> | ACCUSE <p> | DEPORT <p> | NOMINATE <p> | "
@@ -74,6 +77,8 @@ def fold(text: str) -> str:
 
 def parse_line(text: str) -> Order:
     """The order a line states, names as written (``ParseError`` if none)."""
+    from lark import Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
     cleaned = text.strip().rstrip(".;!")
     try:
         tree = _parser().parse(cleaned)

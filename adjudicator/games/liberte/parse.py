@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from functools import cache, lru_cache
-
-from lark import Lark, Token, Transformer
+from typing import TYPE_CHECKING
 
 from adjudicator.games.liberte.orders import BATTLE, Bid, Order, Pass, Play, Refill, Special, Take, Target
 from adjudicator.games.lines import ParseError, parse_tree
 from adjudicator.parsers import lalr_parser
+
+if TYPE_CHECKING:  # Lark comes with the first line parsed: creating a game needs none (S50)
+    from lark import Lark, Token, Transformer
 
 __all__ = ["ParseError", "card_id", "parse_line"]
 
@@ -46,36 +48,44 @@ def _cards(items: list[Token], after: str, stop: tuple[str, ...] = ()) -> tuple[
     return tuple(found)
 
 
-class _Orders(Transformer[Token, Order]):
-    def target(self, items: list[Token]) -> Target:
-        seat = next((str(t).upper() for t in items if t.type == "SEAT"), "")
-        return Target(str(items[0]), seat)
+@cache
+def _orders() -> type[Transformer[Token, Order]]:
+    """The transformer of a parsed line into its order: its class is made
+    on the first line read, so importing the rules loads no Lark (S50)."""
+    from lark import Token, Transformer
 
-    def play(self, items: list[Token | Target]) -> Play:
-        card = card_id(str(items[1]))
-        targets = tuple(t for t in items if isinstance(t, Target))
-        if any(isinstance(t, Token) and t.type == "BATTLE" for t in items):
-            targets = (Target(BATTLE),)
-        keep = any(isinstance(t, Token) and t.type == "KEEP" for t in items)
-        return Play(card, targets, keep)
+    class _Orders(Transformer[Token, Order]):
+        def target(self, items: list[Token]) -> Target:
+            seat = next((str(t).upper() for t in items if t.type == "SEAT"), "")
+            return Target(str(items[0]), seat)
 
-    def special(self, items: list[Token | Target]) -> Special:
-        return Special(card_id(str(items[1])), tuple(t for t in items if isinstance(t, Target)))
+        def play(self, items: list[Token | Target]) -> Play:
+            card = card_id(str(items[1]))
+            targets = tuple(t for t in items if isinstance(t, Target))
+            if any(isinstance(t, Token) and t.type == "BATTLE" for t in items):
+                targets = (Target(BATTLE),)
+            keep = any(isinstance(t, Token) and t.type == "KEEP" for t in items)
+            return Play(card, targets, keep)
 
-    def take(self, items: list[Token]) -> Take:
-        card = card_id(items[1]) if items[1].type == "CARD" else ""
-        return Take(card, _cards(items, "DISCARD"))
+        def special(self, items: list[Token | Target]) -> Special:
+            return Special(card_id(str(items[1])), tuple(t for t in items if isinstance(t, Target)))
 
-    def pass_(self, items: list[Token]) -> Pass:
-        return Pass()
+        def take(self, items: list[Token]) -> Take:
+            card = card_id(items[1]) if items[1].type == "CARD" else ""
+            return Take(card, _cards(items, "DISCARD"))
 
-    def refill(self, items: list[Token]) -> Refill:
-        back_all = any(t.type == "ALL" for t in items)
-        return Refill(_cards(items, "BACK", ("DISCARD", "OPEN")), back_all, _cards(items, "DISCARD", ("OPEN",)),
-                      _cards(items, "OPEN"))
+        def pass_(self, items: list[Token]) -> Pass:
+            return Pass()
 
-    def bid(self, items: list[Token]) -> Bid:
-        return Bid(card_id(items[1]) if items[1].type == "CARD" else "")
+        def refill(self, items: list[Token]) -> Refill:
+            back_all = any(t.type == "ALL" for t in items)
+            return Refill(_cards(items, "BACK", ("DISCARD", "OPEN")), back_all, _cards(items, "DISCARD", ("OPEN",)),
+                          _cards(items, "OPEN"))
+
+        def bid(self, items: list[Token]) -> Bid:
+            return Bid(card_id(items[1]) if items[1].type == "CARD" else "")
+
+    return _Orders
 
 
 @lru_cache(maxsize=4096)
@@ -85,4 +95,4 @@ def parse_line(text: str) -> Order:
     tree = parse_tree(_parser(), text)
     if tree.data == "pass":
         return Pass()
-    return _Orders().transform(tree)
+    return _orders()().transform(tree)

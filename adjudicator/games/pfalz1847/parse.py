@@ -8,14 +8,16 @@ not read.  Only the syntax is read here; the rules judge the rest.
 from __future__ import annotations
 
 from functools import cache
-
-from lark import Lark, Token, Tree, UnexpectedInput
+from typing import TYPE_CHECKING
 
 from adjudicator.games.pfalz1847.orders import (
     Accept, BuyPrivate, BuyShare, BuyTrain, CompanyBuysPrivate, Decline, Discard, Done, Exchange, Lay, Nationalize,
     Order, Par, Pass, Payout, Run, RunBest, Sell, Station, Undo,
 )
 from adjudicator.parsers import lalr_parser
+
+if TYPE_CHECKING:  # Lark comes with the first line parsed: creating a game needs none (S50)
+    from lark import Lark, Token
 
 HINT = ("BUY K | BUY L IPO | BUY L MARKET | PAR HLB 80 | SELL 2 L | EXCHANGE MNR | NATIONALIZE L FROM S2 | "
         "LAY 58 G17 ROT 1 | STATION G15 | RUN 3: F18-G17-G15 | RUN BEST | DIVIDEND | WITHHOLD | BUY TRAIN 3 | "
@@ -60,6 +62,8 @@ def parse_line(text: str) -> Order:
     """The order written on ``text``; raises ``ParseError``."""
     if len(text) > MAX_LINE:
         raise ParseError(MAX_LINE, f"line longer than {MAX_LINE} characters", "p47_line_too_long", limit=str(MAX_LINE))
+    from lark import Token, Tree, UnexpectedInput
+
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as error:

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-
-from lark import Lark, Token, Transformer
-from lark.exceptions import VisitError
+from typing import TYPE_CHECKING
 
 from adjudicator.games.revolution1848.orders import (
     Attack, Decide, Discard, Faction, Forecast, Join, General, Keep, Lose, NoAction, Order, Pass, PlaceArmy, Play, Remove, Stand,
@@ -20,6 +18,9 @@ from adjudicator.games.revolution1848.orders import (
 )
 from adjudicator.games.lines import ParseError, parse_tree
 from adjudicator.parsers import lalr_parser
+
+if TYPE_CHECKING:  # Lark comes with the first line parsed: creating a game needs none (S50)
+    from lark import Lark, Token, Transformer
 
 __all__ = ["HINT", "ParseError", "card_id", "colour_of", "in_language", "parse_line", "party_code"]
 
@@ -114,67 +115,75 @@ def colour_of(words: str) -> str:
     return {"rot": "red", "red": "red", "blau": "blue", "blue": "blue"}.get(words.lower(), words)
 
 
-class _Orders(Transformer[Token, Order]):
-    def play(self, items: list[Token]) -> Play:
-        cards = [card_id(t) for t in items if t.type == "CARD"]
-        party = next((party_code(t) for t in items if t.type == "PARTY"), "")
-        return Play(cards[0], cards[1] if len(cards) > 1 else "", party)
+@cache
+def _orders() -> type[Transformer[Token, Order]]:
+    """The transformer of a parsed line into its order: its class is made
+    on the first line read, so importing the rules loads no Lark (S50)."""
+    from lark import Token, Transformer
 
-    def pass_(self, items: list[Token]) -> Pass:
-        return Pass()
+    class _Orders(Transformer[Token, Order]):
+        def play(self, items: list[Token]) -> Play:
+            cards = [card_id(t) for t in items if t.type == "CARD"]
+            party = next((party_code(t) for t in items if t.type == "PARTY"), "")
+            return Play(cards[0], cards[1] if len(cards) > 1 else "", party)
 
-    def keep(self, items: list[Token]) -> Keep:
-        return Keep(tuple(card_id(t) for t in items if t.type == "CARD"))
+        def pass_(self, items: list[Token]) -> Pass:
+            return Pass()
 
-    def discard(self, items: list[Token]) -> Discard:
-        return Discard(tuple(card_id(t) for t in items if t.type == "CARD"))
+        def keep(self, items: list[Token]) -> Keep:
+            return Keep(tuple(card_id(t) for t in items if t.type == "CARD"))
 
-    def decide(self, items: list[Token]) -> Decide:
-        return Decide(colour_of(" ".join(str(t) for t in items[1:])))
+        def discard(self, items: list[Token]) -> Discard:
+            return Discard(tuple(card_id(t) for t in items if t.type == "CARD"))
 
-    def faction(self, items: list[Token]) -> Faction:
-        words = " ".join(str(t) for t in items[1:]).casefold()
-        for code, starts in (("RLIB", ("recht", "right", "rlib")), ("LLIB", ("link", "left", "llib")),
-                             ("BOTH", ("beide", "both"))):
-            if words.startswith(starts):
-                return Faction(code)
-        column = (items[1].column or 1) if len(items) > 1 and isinstance(items[1], Token) else 1
-        raise ParseError(column, "expected RIGHT, LEFT or BOTH (German: RECHTE, LINKE, BEIDE)")
+        def decide(self, items: list[Token]) -> Decide:
+            return Decide(colour_of(" ".join(str(t) for t in items[1:])))
 
-    def join(self, items: list[Token]) -> Join:
-        if any(t.type == "ALL" for t in items):
-            return Join((), True)
-        return Join(tuple(card_id(t) for t in items if t.type == "CARD"))
+        def faction(self, items: list[Token]) -> Faction:
+            words = " ".join(str(t) for t in items[1:]).casefold()
+            for code, starts in (("RLIB", ("recht", "right", "rlib")), ("LLIB", ("link", "left", "llib")),
+                                 ("BOTH", ("beide", "both"))):
+                if words.startswith(starts):
+                    return Faction(code)
+            column = (items[1].column or 1) if len(items) > 1 and isinstance(items[1], Token) else 1
+            raise ParseError(column, "expected RIGHT, LEFT or BOTH (German: RECHTE, LINKE, BEIDE)")
 
-    def forecast(self, items: list[Token]) -> Forecast:
-        return Forecast(str(items[1]).upper())
+        def join(self, items: list[Token]) -> Join:
+            if any(t.type == "ALL" for t in items):
+                return Join((), True)
+            return Join(tuple(card_id(t) for t in items if t.type == "CARD"))
 
-    def withdraw(self, items: list[Token]) -> Withdraw:
-        return Withdraw()
+        def forecast(self, items: list[Token]) -> Forecast:
+            return Forecast(str(items[1]).upper())
 
-    def stand(self, items: list[Token]) -> Stand:
-        return Stand()
+        def withdraw(self, items: list[Token]) -> Withdraw:
+            return Withdraw()
 
-    def army(self, items: list[Token]) -> PlaceArmy:
-        return PlaceArmy(card_id(items[1]), card_id(items[3]))
+        def stand(self, items: list[Token]) -> Stand:
+            return Stand()
 
-    def general(self, items: list[Token]) -> General:
-        return General(card_id(items[1]), card_id(items[3]))
+        def army(self, items: list[Token]) -> PlaceArmy:
+            return PlaceArmy(card_id(items[1]), card_id(items[3]))
 
-    def remove(self, items: list[Token]) -> Remove:
-        return Remove(card_id(items[1]))
+        def general(self, items: list[Token]) -> General:
+            return General(card_id(items[1]), card_id(items[3]))
 
-    def attack(self, items: list[Token]) -> Attack:
-        return Attack(card_id(items[1]), card_id(items[3]))
+        def remove(self, items: list[Token]) -> Remove:
+            return Remove(card_id(items[1]))
 
-    def swear(self, items: list[Token]) -> Swear:
-        return Swear(card_id(items[1]))
+        def attack(self, items: list[Token]) -> Attack:
+            return Attack(card_id(items[1]), card_id(items[3]))
 
-    def none(self, items: list[Token]) -> NoAction:
-        return NoAction()
+        def swear(self, items: list[Token]) -> Swear:
+            return Swear(card_id(items[1]))
 
-    def lose(self, items: list[Token]) -> Lose:
-        return Lose(card_id(items[1]))
+        def none(self, items: list[Token]) -> NoAction:
+            return NoAction()
+
+        def lose(self, items: list[Token]) -> Lose:
+            return Lose(card_id(items[1]))
+
+    return _Orders
 
 
 def parse_line(text: str) -> Order:
@@ -183,8 +192,10 @@ def parse_line(text: str) -> Order:
     tree = parse_tree(_parser(), tidy(text), _EXPECTED)
     if tree.data == "pass":
         return Pass()
+    from lark.exceptions import VisitError
+
     try:
-        return _Orders().transform(tree)
+        return _orders()().transform(tree)
     except VisitError as error:
         if isinstance(error.orig_exc, ParseError):
             raise error.orig_exc from None

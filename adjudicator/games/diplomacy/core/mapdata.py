@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 from adjudicator.games.diplomacy.core.model import ARMY, Location, Unit, UnitType, coast_of, province_of
+from adjudicator.records import Record
 from adjudicator.resources import map_path
 from adjudicator.usercache import load_toml
 
 TERRAINS = ("land", "coast", "sea")
 BANKS = ("left", "right", "both")
+
+_set = object.__setattr__
 
 
 class MapError(ValueError):
@@ -43,12 +45,12 @@ def normalise_name(text: str) -> str:
     return _SEPARATORS.sub(" ", folded).strip()
 
 
-@dataclass(frozen=True, slots=True)
-class Province:
+class Province(Record):
     """One province of a map; ``fleet`` maps each fleet location of the
     province (``"STP/NC"``, or the bare key for a single coast or a sea)
     to the locations a fleet there can move to."""
 
+    __slots__ = ("key", "name", "name_de", "aliases", "terrain", "centre", "home", "army", "fleet", "seat")
     key: str
     name: str
     name_de: str | None
@@ -60,34 +62,64 @@ class Province:
     fleet: Mapping[Location, frozenset[Location]]
     seat: tuple[float, float] | None
 
+    def __init__(self, key: str, name: str, name_de: str | None, aliases: tuple[str, ...], terrain: str, centre: bool,
+                 home: str | None, army: frozenset[str], fleet: Mapping[Location, frozenset[Location]],
+                 seat: tuple[float, float] | None) -> None:
+        _set(self, "key", key)
+        _set(self, "name", name)
+        _set(self, "name_de", name_de)
+        _set(self, "aliases", aliases)
+        _set(self, "terrain", terrain)
+        _set(self, "centre", centre)
+        _set(self, "home", home)
+        _set(self, "army", army)
+        _set(self, "fleet", fleet)
+        _set(self, "seat", seat)
+
     @property
     def coasts(self) -> tuple[str, ...]:
         """The coast codes of a split-coast province (empty otherwise)."""
         return tuple(c for loc in self.fleet if (c := coast_of(loc)) is not None)
 
 
-@dataclass(frozen=True, slots=True)
-class Power:
+class Power(Record):
     """A power with its names, home centres and start units."""
 
+    __slots__ = ("name", "name_de", "adjective", "aliases", "home_centres", "start_units", "confession")
     name: str
     name_de: str | None
     adjective: str | None
     aliases: tuple[str, ...]
     home_centres: tuple[str, ...]
     start_units: tuple[Unit, ...]
-    confession: str | None = None
+    confession: str | None
+
+    def __init__(self, name: str, name_de: str | None, adjective: str | None, aliases: tuple[str, ...],
+                 home_centres: tuple[str, ...], start_units: tuple[Unit, ...], confession: str | None = None) -> None:
+        _set(self, "name", name)
+        _set(self, "name_de", name_de)
+        _set(self, "adjective", adjective)
+        _set(self, "aliases", aliases)
+        _set(self, "home_centres", home_centres)
+        _set(self, "start_units", start_units)
+        _set(self, "confession", confession)
 
 
-@dataclass(frozen=True, slots=True)
-class River:
+class River(Record):
     """A navigable river: provinces in downstream order with their bank, and
     where it ends: a ``mouth`` province, or the river it ``joins``."""
 
+    __slots__ = ("name", "mouth", "joins", "course")
     name: str
     mouth: str | None
     joins: str | None
     course: tuple[tuple[str, str], ...]
+
+    def __init__(self, name: str, mouth: str | None, joins: str | None, course: tuple[tuple[str, str], ...]) -> None:
+        _set(self, "name", name)
+        _set(self, "mouth", mouth)
+        _set(self, "joins", joins)
+        _set(self, "course", course)
 
     @property
     def provinces(self) -> tuple[str, ...]:
@@ -95,13 +127,15 @@ class River:
         return tuple(province for province, _ in self.course)
 
 
-@dataclass(frozen=True, eq=False)
-class GameMap:
+class GameMap(Record):
     """A whole map: provinces, powers, coasts, rivers and name lookup tables.
 
     Compared and hashed by identity: each map is loaded once per process.
     """
 
+    __slots__ = ("name", "title", "start_year", "victory_centres", "rules", "expected_centres", "provinces", "powers",
+                 "coast_names", "rivers", "place_index", "coast_index", "power_index", "__weakref__")
+    _fields = __slots__[:-1]
     name: str
     title: str
     start_year: int
@@ -115,6 +149,27 @@ class GameMap:
     place_index: Mapping[str, str]
     coast_index: Mapping[str, str]
     power_index: Mapping[str, str]
+
+    def __init__(self, name: str, title: str, start_year: int, victory_centres: int, rules: str,
+                 expected_centres: int | None, provinces: Mapping[str, Province], powers: Mapping[str, Power],
+                 coast_names: Mapping[str, str], rivers: tuple[River, ...], place_index: Mapping[str, str],
+                 coast_index: Mapping[str, str], power_index: Mapping[str, str]) -> None:
+        _set(self, "name", name)
+        _set(self, "title", title)
+        _set(self, "start_year", start_year)
+        _set(self, "victory_centres", victory_centres)
+        _set(self, "rules", rules)
+        _set(self, "expected_centres", expected_centres)
+        _set(self, "provinces", provinces)
+        _set(self, "powers", powers)
+        _set(self, "coast_names", coast_names)
+        _set(self, "rivers", rivers)
+        _set(self, "place_index", place_index)
+        _set(self, "coast_index", coast_index)
+        _set(self, "power_index", power_index)
+
+    __eq__ = object.__eq__  # by identity, as the dataclass with ``eq=False``
+    __hash__ = object.__hash__
 
     # --- geometry ---------------------------------------------------------
 

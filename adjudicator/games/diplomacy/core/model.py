@@ -1,17 +1,21 @@
 """The shared vocabulary of the rules core: unit types, units, phases, positions.
 
 Locations are plain strings: a province abbreviation (``"VIE"``) or a
-province with a coast (``"STP/SC"``).  All values here are immutable.
+province with a coast (``"STP/SC"``).  All values here are immutable:
+records (``adjudicator.records``) that compare, hash and show themselves
+as the frozen dataclasses they were, without the cost of making a
+dataclass when the rules are imported (issue 20: ``game create``).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
 from operator import attrgetter
 from typing import Mapping
+
+from adjudicator.records import Record
 
 Location = str
 
@@ -46,23 +50,45 @@ FLEET = UnitType.FLEET
 """The unit types as module constants: reading an enum member off its class
 costs a descriptor call each time, and the rules ask for them constantly."""
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(Record):
     """A unit of a power standing on a location."""
 
+    __slots__ = ("power", "kind", "location", "province")
     power: str
     kind: UnitType
     location: Location
-    province: str = field(init=False, repr=False, compare=False)
-    """The province the unit stands in (``location`` without its coast)."""
+    province: str
+    """The province the unit stands in (``location`` without its coast);
+    derived, so neither compared, hashed, shown nor pickled."""
 
     def __init__(self, power: str, kind: UnitType, location: Location) -> None:
-        # What dataclass would write, with ``object.__setattr__`` looked up
-        # once per module rather than per field (units are made constantly).
+        # ``object.__setattr__`` looked up once per module rather than per
+        # field (units are made constantly).
         _set(self, "power", power)
         _set(self, "kind", kind)
         _set(self, "location", location)
         _set(self, "province", province_of(location))
+
+    # As the dataclass compared, hashed and showed it: by the three given fields.
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.power, self.kind, self.location) == (other.power, other.kind, other.location)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.power, self.kind, self.location))
+
+    def __repr__(self) -> str:
+        return f"Unit(power={self.power!r}, kind={self.kind!r}, location={self.location!r})"
+
+    def __reduce__(self) -> tuple[type[Unit], tuple[object, ...]]:
+        return Unit, (self.power, self.kind, self.location)
+
+    def replace(self, **changes: object) -> Unit:
+        """A copy with ``changes`` of the given fields (``TypeError`` for another name)."""
+        values: dict[str, object] = {"power": self.power, "kind": self.kind, "location": self.location}
+        values.update(changes)
+        return Unit(**values)  # type: ignore[arg-type]
 
     def __str__(self) -> str:
         return ("A " if self.kind is ARMY else "F ") + self.location
@@ -106,15 +132,28 @@ ADJUSTMENT = PhaseKind.ADJUSTMENT
 _PHASE_RE = re.compile(r"^([SFW]?)(\d{3,4})([MRA])$")
 
 
-@dataclass(frozen=True, slots=True)
-class Phase:
+class Phase(Record):
     """A phase name: season letter (``S``, ``F``, ``W``; empty in variants
     with one turn a year), year, kind letter: ``S1901M``, ``W1901A``,
     ``1618M``."""
 
+    __slots__ = ("year", "season", "kind")
     year: int
     season: str
     kind: PhaseKind
+
+    def __init__(self, year: int, season: str, kind: PhaseKind) -> None:
+        _set(self, "year", year)
+        _set(self, "season", season)
+        _set(self, "kind", kind)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.year, self.season, self.kind) == (other.year, other.season, other.kind)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.year, self.season, self.kind))
 
     @classmethod
     def parse(cls, text: str) -> "Phase":
@@ -135,8 +174,7 @@ class Phase:
         return f"{self.season}{self.year}{self.kind._value_}"
 
 
-@dataclass(frozen=True, slots=True)
-class DislodgedUnit:
+class DislodgedUnit(Record):
     """A unit dislodged in the movement phase, waiting for its retreat order.
 
     ``attacker_from`` is the province the dislodging unit came from
@@ -145,31 +183,47 @@ class DislodgedUnit:
     locations it may retreat to; with none it is disbanded at once.
     """
 
+    __slots__ = ("unit", "attacker_from", "by_convoy", "retreats")
     unit: Unit
     attacker_from: str | None
     by_convoy: bool
     retreats: tuple[Location, ...]
 
+    def __init__(self, unit: Unit, attacker_from: str | None, by_convoy: bool, retreats: tuple[Location, ...]) -> None:
+        _set(self, "unit", unit)
+        _set(self, "attacker_from", attacker_from)
+        _set(self, "by_convoy", by_convoy)
+        _set(self, "retreats", retreats)
 
-@dataclass(frozen=True, slots=True)
-class UnitEvent:
+
+class UnitEvent(Record):
     """Something that happened to a unit outside the order resolution (30JK
     religious warfare): ``outcome`` is ``disbanded`` or ``defected`` (then
     ``to`` names the power that now holds it)."""
 
+    __slots__ = ("unit", "outcome", "to")
     unit: Unit
     outcome: str
-    to: str | None = None
+    to: str | None
+
+    def __init__(self, unit: Unit, outcome: str, to: str | None = None) -> None:
+        _set(self, "unit", unit)
+        _set(self, "outcome", outcome)
+        _set(self, "to", to)
 
 
-@dataclass(frozen=True, slots=True)
-class Confession:
+class Confession(Record):
     """A power's confession (30JK): ``catholic`` or ``protestant``, or in
     transition ``ex-catholic`` / ``ex-protestant`` until the end of year
     ``until``, after which the power holds the other confession."""
 
+    __slots__ = ("state", "until")
     state: str
-    until: int | None = None
+    until: int | None
+
+    def __init__(self, state: str, until: int | None = None) -> None:
+        _set(self, "state", state)
+        _set(self, "until", until)
 
     @property
     def settled(self) -> str | None:
@@ -177,8 +231,7 @@ class Confession:
         return None if self.state.startswith("ex-") else self.state
 
 
-@dataclass(frozen=True)
-class Position:
+class Position(Record):
     """Everything the rules need to know about the board at one phase.
 
     ``centres`` maps each owned supply-centre province to its owner.
@@ -187,18 +240,28 @@ class Position:
     provinces of ``incapacitated`` units (they hold and count for nothing
     this turn) and ``quiet_years``, the number of consecutive ends of
     building years in which no supply centre changed owner.
+
+    Its fields live in its ``__dict__`` (no slots), so the resolver makes a
+    changed position by copying that dictionary (``engine._replace``).
     """
 
+    _fields = ("phase", "units", "centres", "dislodged", "standoffs", "confessions", "incapacitated", "quiet_years")
     phase: Phase
     units: tuple[Unit, ...]
     centres: Mapping[str, str]
-    dislodged: tuple[DislodgedUnit, ...] = ()
-    standoffs: frozenset[str] = frozenset()
-    confessions: Mapping[str, Confession] = field(default_factory=dict)
-    incapacitated: frozenset[str] = frozenset()
-    quiet_years: int = 0
+    dislodged: tuple[DislodgedUnit, ...]
+    standoffs: frozenset[str]
+    confessions: Mapping[str, Confession]
+    incapacitated: frozenset[str]
+    quiet_years: int
 
-
+    def __init__(self, phase: Phase, units: tuple[Unit, ...], centres: Mapping[str, str],
+                 dislodged: tuple[DislodgedUnit, ...] = (), standoffs: frozenset[str] = frozenset(),
+                 confessions: Mapping[str, Confession] | None = None, incapacitated: frozenset[str] = frozenset(),
+                 quiet_years: int = 0) -> None:
+        self.__dict__.update(phase=phase, units=units, centres=centres, dislodged=dislodged, standoffs=standoffs,
+                             confessions={} if confessions is None else confessions, incapacitated=incapacitated,
+                             quiet_years=quiet_years)
 
     def centres_of(self, power: str) -> tuple[str, ...]:
         """The supply centres owned by ``power``, sorted."""

@@ -8,7 +8,6 @@ a convoying fleet, the phase calendar, when supply centres change hands).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -18,17 +17,25 @@ from adjudicator.games.diplomacy.core.model import (
     ADJUSTMENT, MOVEMENT, RETREAT, Confession, Location, Phase, Position, UnitEvent,
 )
 
+from adjudicator.records import Record
+
 if TYPE_CHECKING:  # orders are only passed through here: a start position needs none (issue 20)
     from adjudicator.games.diplomacy.core.orders import Order
 
 
-@dataclass(frozen=True)
-class Rules:
-    """The standard (Calhamer, 2023 rulebook) hooks."""
+class Rules(Record):
+    """The standard (Calhamer, 2023 rulebook) hooks; a variant's rules are
+    a subclass with its own defaults (30JK's ``ThirtyYearsRules``)."""
 
-    name: str = "standard"
-    transforms: bool = False  # may units change kind with a T order (30JK section 7)?
-    double_moves: bool = False  # may fleets move twice along a river (30JK section 4)?
+    __slots__ = ("name", "transforms", "double_moves")
+    name: str
+    transforms: bool  # may units change kind with a T order (30JK section 7)?
+    double_moves: bool  # may fleets move twice along a river (30JK section 4)?
+
+    def __init__(self, name: str = "standard", transforms: bool = False, double_moves: bool = False) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "transforms", transforms)
+        object.__setattr__(self, "double_moves", double_moves)
 
     def check_double_move(self, game_map: GameMap, origin: str, middle: str, end: str) -> None:
         """Raise ``Illegal`` unless a fleet may move ``origin - middle - end``

@@ -12,7 +12,6 @@ confessions follow section 11's options (R35).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -78,13 +77,13 @@ def _double_move_ends(rules: "ThirtyYearsRules", game_map: GameMap, location: Lo
     return frozenset(ends)
 
 
-@dataclass(frozen=True)
 class ThirtyYearsRules(Rules):
     """The 30JK hooks on top of the standard rules."""
 
-    name: str = "30jk"
-    transforms: bool = True
-    double_moves: bool = True
+    __slots__ = ()
+
+    def __init__(self, name: str = "30jk", transforms: bool = True, double_moves: bool = True) -> None:
+        super().__init__(name, transforms, double_moves)
 
     def check_double_move(self, game_map: GameMap, origin: str, middle: str, end: str) -> None:
         """``F origin - middle - end``: both legs downstream along a river, the
@@ -207,8 +206,7 @@ class ThirtyYearsRules(Rules):
             elif event.outcome == "defected" and event.to is not None:
                 units.append(Unit(event.to, unit.kind, unit.location))
         defected = frozenset(e.unit.province for e in events if e.outcome == "defected")
-        after = replace(
-            position,
+        after = position.replace(
             units=tuple(units),
             confessions=end_transitions(position.confessions, position.phase.year),
             incapacitated=defected,
