@@ -283,6 +283,26 @@ def test_the_png_of_a_phase_is_small_enough_for_mail(variant: str) -> None:
     assert module.variant == variant
 
 
+@pytest.mark.parametrize("variant", ["standard", "30jk"])
+def test_a_maps_png_has_the_pixels_of_level_6_in_the_fast_strategy_when_small_enough(variant: str) -> None:
+    from adjudicator.games.pictures import png
+
+    state, report = (movement()[:2] if variant == "standard" else thirty_years()[0])
+    painted = png.picture(draw(state, report))
+    level_6 = io.BytesIO()
+    painted.save(level_6, format="PNG", compress_level=6)  # what to_png wrote before Z_RLE
+    data = png.to_png(draw(state, report))
+    with Image.open(io.BytesIO(data)) as written, Image.open(level_6) as before:
+        assert written.mode == before.mode == "P" and written.size == before.size
+        assert written.tobytes() == before.tobytes() == painted.tobytes()
+        assert written.getpalette() == before.getpalette() == painted.getpalette()
+    assert len(data) <= 80_000
+    if variant == "standard":  # Z_RLE: under the limit, larger than level 6, a third of its CPU
+        assert data != level_6.getvalue() and len(level_6.getvalue()) < len(data) <= png.FAST_BYTES
+    else:  # 30JK's map at Z_RLE would exceed the limit: level 6 as before
+        assert data == level_6.getvalue() and len(data) > png.FAST_BYTES
+
+
 # --- geometry -------------------------------------------------------------------------
 
 
