@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 from datetime import datetime, timezone
 from pathlib import Path
 import tomllib
+import zlib
 from typing import Any
 
 import pytest
@@ -297,10 +298,19 @@ def test_a_maps_png_has_the_pixels_of_level_6_in_the_fast_strategy_when_small_en
         assert written.tobytes() == before.tobytes() == painted.tobytes()
         assert written.getpalette() == before.getpalette() == painted.getpalette()
     assert len(data) <= 80_000
+    scene = draw(state, report)
+    board, _ = png._board(scene)
+    runs = png._board_runs(scene.width, scene.height, png._plan(board))
+    assert runs is not None
     if variant == "standard":  # Z_RLE: under the limit, larger than level 6, a third of its CPU
         assert data != level_6.getvalue() and len(level_6.getvalue()) < len(data) <= png.FAST_BYTES
-    else:  # 30JK's map at Z_RLE would exceed the limit: level 6 as before
-        assert data == level_6.getvalue() and len(data) > png.FAST_BYTES
+        assert runs <= png.FAST_BYTES // 2
+    else:  # 30JK's board alone fills half the limit at Z_RLE: level 6 straight away, as before
+        assert data == level_6.getvalue() and runs > png.FAST_BYTES // 2
+        runs_only = io.BytesIO()
+        painted.save(runs_only, format="PNG", compress_level=6, compress_type=zlib.Z_RLE)
+        assert len(runs_only.getvalue()) > 80_000  # its picture at Z_RLE: over the limit for a report's map
+    assert png.png_bytes(painted, fast=False) == level_6.getvalue()
 
 
 # --- geometry -------------------------------------------------------------------------

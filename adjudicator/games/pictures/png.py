@@ -44,8 +44,10 @@ compression works best on few colours)."""
 FAST_BYTES = 64 * 1024
 """The largest PNG kept from zlib's run-length strategy (``Z_RLE``, about
 a third of the CPU of level 6 for a map, some 20 % larger); a picture
-that comes out larger is compressed again at level 6 (30JK's map: at
-``Z_RLE`` about 90 KB, over the 80 KB a report's map may take)."""
+that comes out larger is compressed again at level 6.  A map whose bare
+board alone takes more than half of it at ``Z_RLE`` goes to level 6
+straight away (30JK's: 47 KB; its pictures would take about 90 KB, over
+the 80 KB a report's map may take)."""
 
 
 FONT_FOLDERS = (
@@ -283,11 +285,22 @@ def _painted_board(scene: Scene, board: list[Shape]) -> Image.Image:
     return crisp
 
 
-def _board_picture(scene: Scene, board: list[Shape]) -> Image.Image:
+@lru_cache(maxsize=4)
+def _board_runs(width: int, height: int, plan: BoardPlan) -> int | None:
+    """The bytes the bare board of ``plan`` (``_board_entries``) takes at
+    zlib's ``Z_RLE``, worked out once per map (None: no such board)."""
+    entries = _board_entries(width, height, plan)
+    if entries is None:
+        return None
+    squeezer = zlib.compressobj(6, zlib.DEFLATED, 15, 8, zlib.Z_RLE)
+    return len(squeezer.compress(entries[0].tobytes()) + squeezer.flush())
+
+
+def _board_picture(scene: Scene, board: list[Shape], plan: BoardPlan | None = None) -> Image.Image:
     """The board at the picture's size, the same pixels as ``_painted_board``:
     the process's painting of the map's board (``_board_entries``) in this
-    scene's colours, else painted anew."""
-    entries = _board_entries(scene.width, scene.height, _plan(board))
+    scene's colours, else painted anew (``plan``: the board's ``_plan``)."""
+    entries = _board_entries(scene.width, scene.height, _plan(board) if plan is None else plan)
     if entries is None:
         return _painted_board(scene, board)
     image, strokes = entries
@@ -301,15 +314,23 @@ def _board_picture(scene: Scene, board: list[Shape]) -> Image.Image:
 
 def to_png(scene: Scene) -> bytes:
     """The scene as PNG bytes, ``scene.width`` x ``scene.height`` pixels,
-    palette colour (``png_bytes`` of ``picture``); deterministic for a
-    given Pillow version."""
-    return png_bytes(picture(scene))
+    palette colour (``png_bytes`` of ``picture``, fast unless the map's
+    bare board fills half of ``FAST_BYTES``); deterministic for a given
+    Pillow version."""
+    board, rest = _board(scene)
+    plan = _plan(board)
+    runs = _board_runs(scene.width, scene.height, plan)
+    return png_bytes(_picture(scene, board, rest, plan), fast=runs is None or runs <= FAST_BYTES // 2)
 
 
 def picture(scene: Scene) -> Image.Image:
     """The scene painted as a palette image (what ``to_png`` writes)."""
     board, rest = _board(scene)
-    crisp = _board_picture(scene, board)
+    return _picture(scene, board, rest, _plan(board))
+
+
+def _picture(scene: Scene, board: list[Shape], rest: list[Shape], plan: BoardPlan) -> Image.Image:
+    crisp = _board_picture(scene, board, plan)
     big = crisp.resize((scene.width * SUPERSAMPLE, scene.height * SUPERSAMPLE), Image.Resampling.NEAREST)
     draw = ImageDraw.Draw(big)
     for shape in rest:
@@ -318,15 +339,17 @@ def picture(scene: Scene) -> Image.Image:
     return small.quantize(palette=_palette(small, _named_colours(scene)), dither=Image.Dither.NONE)
 
 
-def png_bytes(image: Image.Image) -> bytes:
-    """``image`` as PNG bytes: compressed with zlib's ``Z_RLE`` strategy
-    when that gives at most ``FAST_BYTES``, else at level 6 with the
-    default strategy (the smaller file, at about three times the CPU);
-    either way the same pixels, and the same bytes for the same image."""
+def png_bytes(image: Image.Image, fast: bool = True) -> bytes:
+    """``image`` as PNG bytes: with ``fast``, compressed with zlib's
+    ``Z_RLE`` strategy when that gives at most ``FAST_BYTES``; otherwise
+    at level 6 with the default strategy (the smaller file, at about three
+    times the CPU); either way the same pixels, and the same bytes for the
+    same image and ``fast``."""
     out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=6, compress_type=zlib.Z_RLE)
-    if out.tell() <= FAST_BYTES:
-        return out.getvalue()
-    out = io.BytesIO()
+    if fast:
+        image.save(out, format="PNG", compress_level=6, compress_type=zlib.Z_RLE)
+        if out.tell() <= FAST_BYTES:
+            return out.getvalue()
+        out = io.BytesIO()
     image.save(out, format="PNG", compress_level=6)
     return out.getvalue()
