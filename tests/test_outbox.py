@@ -646,3 +646,25 @@ def test_the_cheap_smtp_encoding_is_the_one_aiosmtplib_uses() -> None:
     assert [encode(first), encode(first), encode(second), encode(first)] == [b"a\r\nb\r\n"] * 2 + [second, b"a\r\nb\r\n"]
     assert aiosmtplib.protocol.PERIOD_REGEX.sub(b"..", b".a\r\n.b") == b"..a\r\n..b"
     assert aiosmtplib.protocol.PERIOD_REGEX.sub(b"!", b".a\n.b") == b"!a\n!b"  # any other use: the expression
+
+
+def test_aiosmtplib_remembers_the_addresses_it_parsed_and_refuses_the_bad_ones_each_time() -> None:
+    import email.utils
+
+    import aiosmtplib.email
+    import aiosmtplib.smtp
+
+    from adjudicator.service import smtpwire
+
+    assert smtpwire.install()
+    parse = aiosmtplib.email.parse_address
+    assert getattr(parse, "_adjudicator_fast", False) and aiosmtplib.smtp.parse_address is parse
+    for address in ["judge@pbem.test", "Erika <erika@example.org>", " spaced@example.org ", '"a b"@example.org',
+                    "plain"]:
+        expected = email.utils.parseaddr(address)[1] or address.strip()
+        assert parse(address) == parse(address) == expected
+        assert aiosmtplib.email.quote_address(address) == f"<{expected}>"
+    for bad in ["a b@example.org", "tab\tin@example.org"]:
+        for _ in range(2):
+            with pytest.raises(ValueError):
+                parse(bad)
