@@ -426,8 +426,13 @@ def test_a_mail_readdressed_differs_only_in_its_recipient_and_message_id() -> No
     for key in ("From", "Subject", "Date", "Auto-Submitted", "X-Loop"):
         assert second[key] == first[key]
     assert original.partition(b"\r\n\r\n")[2] == other.partition(b"\r\n\r\n")[2]
-    with pytest.raises(ValueError):
-        readdressed(original, "two@x.org, three@y.org")
+    again = message_from_bytes(readdressed(original, "second@example.org"), policy=policy.default)
+    assert again["To"] == "second@example.org" and again["Message-ID"] != second["Message-ID"]  # a new id each time
+    idna = message_from_bytes(readdressed(original, "spieler@bücher.example"), policy=policy.default)
+    assert idna["To"] == "spieler@xn--bcher-kva.example"
+    for _ in range(2):  # refused every time, not only the first
+        with pytest.raises(ValueError):
+            readdressed(original, "two@x.org, three@y.org")
 
 
 def test_after_an_smtp_outage_every_waiting_mail_goes_at_once(
