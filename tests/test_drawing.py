@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import functools
 import io
 import json
 import os
@@ -357,3 +358,26 @@ def test_games_without_a_map_get_no_picture_and_a_broken_state_does_not_stop_the
     assert report_images(game_module("1848"), "g", {}, {}, language="en", texts=Texts("en")) == ()
     broken: dict[str, Any] = {"variant": "standard", "phase": "S1901M", "units": {"Austria": ["A NTH"]}}
     assert report_images(game_module("standard"), "g", broken, {}, language="en", texts=Texts("en")) == ()
+
+
+@functools.cache
+def _movement_obstacles() -> Any:
+    """The obstacle index of the movement scene's shapes (labels skip themselves)."""
+    from adjudicator.games.diplomacy.drawing import labels
+
+    return labels._Index(labels.obstacles(draw(*movement()[:2]).shapes))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0, 1200), st.floats(0, 880), st.floats(1, 120), st.floats(1, 60))
+def test_a_label_places_weight_is_the_sum_over_the_obstacles_it_meets_each_once(
+        left: float, top: float, width: float, height: float) -> None:
+    from adjudicator.games.diplomacy.drawing import labels
+
+    index = _movement_obstacles()
+    box = (left, top, left + width, top + height)
+    cells = tuple(labels._cells(box))
+    unique = {id(item): item for cell in cells for item in index.cells.get(cell, ())}
+    expected = sum(item.weight for item in unique.values() if item.meets(box))
+    assert index.weight(box, cells) == expected
+    assert index.weight(box, cells[:1]) == sum(item.weight for item in index.cells.get(cells[0], ()) if item.meets(box))
