@@ -252,13 +252,14 @@ def _plan(board: list[Shape]) -> BoardPlan:
 
 
 @lru_cache(maxsize=4)
-def _board_entries(width: int, height: int, plan: BoardPlan) -> tuple[Image.Image, tuple[str, ...]] | None:
+def _board_entries(width: int, height: int, plan: BoardPlan) -> tuple[Image.Image, tuple[str, ...], int] | None:
     """The board of ``plan`` painted once as palette entries: 0 where
     nothing is painted, each filled polygon its own entry (1, 2, ... in
-    drawing order), then one entry per stroke colour (returned, in order);
-    None when that takes more than 256 entries.  A map's board differs
-    from phase to phase only in its fill colours (the owners' tints), so
-    a process paints each map's board once and only colours it per picture."""
+    drawing order), then one entry per stroke colour (returned, in order),
+    and the bytes that painting takes at zlib's ``Z_RLE``; None when it
+    takes more than 256 entries.  A map's board differs from phase to
+    phase only in its fill colours (the owners' tints), so a process
+    paints each map's board once and only colours it per picture."""
     filled = sum(entry[2] for entry in plan)
     strokes = tuple(dict.fromkeys(style.stroke for *_, style in plan if style.stroke is not None))
     if 1 + filled + len(strokes) > 256:
@@ -273,7 +274,8 @@ def _board_entries(width: int, height: int, plan: BoardPlan) -> tuple[Image.Imag
             draw.polygon(scaled, fill=fill)
             fill += 1
         _line(draw, scaled, style, closed, 1, ink.get(style.stroke or ""))
-    return image, strokes
+    squeezer = zlib.compressobj(6, zlib.DEFLATED, 15, 8, zlib.Z_RLE)
+    return image, strokes, len(squeezer.compress(image.tobytes()) + squeezer.flush())
 
 
 def _painted_board(scene: Scene, board: list[Shape]) -> Image.Image:
@@ -285,25 +287,28 @@ def _painted_board(scene: Scene, board: list[Shape]) -> Image.Image:
     return crisp
 
 
-@lru_cache(maxsize=4)
+BoardEntries = tuple[Image.Image, tuple[str, ...], int] | None
+"""What ``_board_entries`` gives."""
+
+
 def _board_runs(width: int, height: int, plan: BoardPlan) -> int | None:
     """The bytes the bare board of ``plan`` (``_board_entries``) takes at
-    zlib's ``Z_RLE``, worked out once per map (None: no such board)."""
+    zlib's ``Z_RLE`` (None: no such board)."""
     entries = _board_entries(width, height, plan)
-    if entries is None:
-        return None
-    squeezer = zlib.compressobj(6, zlib.DEFLATED, 15, 8, zlib.Z_RLE)
-    return len(squeezer.compress(entries[0].tobytes()) + squeezer.flush())
+    return None if entries is None else entries[2]
 
 
-def _board_picture(scene: Scene, board: list[Shape], plan: BoardPlan | None = None) -> Image.Image:
+def _board_picture(scene: Scene, board: list[Shape]) -> Image.Image:
     """The board at the picture's size, the same pixels as ``_painted_board``:
     the process's painting of the map's board (``_board_entries``) in this
-    scene's colours, else painted anew (``plan``: the board's ``_plan``)."""
-    entries = _board_entries(scene.width, scene.height, _plan(board) if plan is None else plan)
+    scene's colours, else painted anew."""
+    return _coloured_board(scene, board, _board_entries(scene.width, scene.height, _plan(board)))
+
+
+def _coloured_board(scene: Scene, board: list[Shape], entries: BoardEntries) -> Image.Image:
     if entries is None:
         return _painted_board(scene, board)
-    image, strokes = entries
+    image, strokes, _ = entries
     fills = (_fill(shape) for shape in board)
     colours = [_rgb(scene.background), *(_rgb(fill) for fill in fills if fill is not None),
                *(_rgb(colour) for colour in strokes)]
@@ -318,19 +323,18 @@ def to_png(scene: Scene) -> bytes:
     bare board fills half of ``FAST_BYTES``); deterministic for a given
     Pillow version."""
     board, rest = _board(scene)
-    plan = _plan(board)
-    runs = _board_runs(scene.width, scene.height, plan)
-    return png_bytes(_picture(scene, board, rest, plan), fast=runs is None or runs <= FAST_BYTES // 2)
+    entries = _board_entries(scene.width, scene.height, _plan(board))
+    return png_bytes(_picture(scene, board, rest, entries), fast=entries is None or entries[2] <= FAST_BYTES // 2)
 
 
 def picture(scene: Scene) -> Image.Image:
     """The scene painted as a palette image (what ``to_png`` writes)."""
     board, rest = _board(scene)
-    return _picture(scene, board, rest, _plan(board))
+    return _picture(scene, board, rest, _board_entries(scene.width, scene.height, _plan(board)))
 
 
-def _picture(scene: Scene, board: list[Shape], rest: list[Shape], plan: BoardPlan) -> Image.Image:
-    crisp = _board_picture(scene, board, plan)
+def _picture(scene: Scene, board: list[Shape], rest: list[Shape], entries: BoardEntries) -> Image.Image:
+    crisp = _coloured_board(scene, board, entries)
     big = crisp.resize((scene.width * SUPERSAMPLE, scene.height * SUPERSAMPLE), Image.Resampling.NEAREST)
     draw = ImageDraw.Draw(big)
     for shape in rest:
