@@ -235,9 +235,11 @@ def _board(scene: Scene) -> tuple[list[Shape], list[Shape]]:
     return shapes[:count], shapes[count:]
 
 
-BoardPlan = tuple[tuple[bool, tuple[Point, ...], bool, Style], ...]
+BoardPlan = tuple[tuple[bool, tuple[Point, ...], bool, str | None, float, tuple[float, ...]], ...]
 """A board without its fill colours: per shape whether it is closed (a
-polygon), its points, whether it is filled, and its stroke."""
+polygon), its points, whether it is filled, and its stroke's colour,
+width and dash (plain tuples: the plan is hashed and compared for each
+picture)."""
 
 
 def _fill(shape: Shape) -> str | None:
@@ -246,8 +248,8 @@ def _fill(shape: Shape) -> str | None:
 
 
 def _plan(board: list[Shape]) -> BoardPlan:
-    return tuple((isinstance(shape, Polygon), shape.points, _fill(shape) is not None,
-                  Style(None, shape.style.stroke, shape.style.width, shape.style.dash))
+    return tuple((isinstance(shape, Polygon), shape.points, _fill(shape) is not None, shape.style.stroke,
+                  shape.style.width, shape.style.dash)
                  for shape in board if isinstance(shape, (Polygon, Polyline)))
 
 
@@ -261,19 +263,19 @@ def _board_entries(width: int, height: int, plan: BoardPlan) -> tuple[Image.Imag
     phase only in its fill colours (the owners' tints), so a process
     paints each map's board once and only colours it per picture."""
     filled = sum(entry[2] for entry in plan)
-    strokes = tuple(dict.fromkeys(style.stroke for *_, style in plan if style.stroke is not None))
+    strokes = tuple(dict.fromkeys(stroke for _, _, _, stroke, _, _ in plan if stroke is not None))
     if 1 + filled + len(strokes) > 256:
         return None
     ink = {colour: 1 + filled + index for index, colour in enumerate(strokes)}
     image = Image.new("P", (width, height), 0)
     draw = ImageDraw.Draw(image)
     fill = 1
-    for closed, points, is_filled, style in plan:
+    for closed, points, is_filled, stroke, line_width, dash in plan:
         scaled = _scaled(points, 1)
         if is_filled:
             draw.polygon(scaled, fill=fill)
             fill += 1
-        _line(draw, scaled, style, closed, 1, ink.get(style.stroke or ""))
+        _line(draw, scaled, Style(None, stroke, line_width, dash), closed, 1, ink.get(stroke or ""))
     squeezer = zlib.compressobj(6, zlib.DEFLATED, 15, 8, zlib.Z_RLE)
     return image, strokes, len(squeezer.compress(image.tobytes()) + squeezer.flush())
 
