@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # Lark itself is imported when a parser is built: importing a game's rules needs none (S50)
+if TYPE_CHECKING:  # Lark itself is imported when a parser is built: importing a game's rules needs none (S49)
     from lark import Lark
 
 from adjudicator.resources import grammar_path

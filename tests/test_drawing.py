@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import functools
 import io
 import json
 import os
@@ -16,6 +17,7 @@ import xml.etree.ElementTree as ET
 from datetime import datetime, timezone
 from pathlib import Path
 import tomllib
+import zlib
 from typing import Any
 
 import pytest
@@ -283,6 +285,35 @@ def test_the_png_of_a_phase_is_small_enough_for_mail(variant: str) -> None:
     assert module.variant == variant
 
 
+@pytest.mark.parametrize("variant", ["standard", "30jk"])
+def test_a_maps_png_has_the_pixels_of_level_6_in_the_fast_strategy_when_small_enough(variant: str) -> None:
+    from adjudicator.games.pictures import png
+
+    state, report = (movement()[:2] if variant == "standard" else thirty_years()[0])
+    painted = png.picture(draw(state, report))
+    level_6 = io.BytesIO()
+    painted.save(level_6, format="PNG", compress_level=6)  # what to_png wrote before Z_RLE
+    data = png.to_png(draw(state, report))
+    with Image.open(io.BytesIO(data)) as written, Image.open(level_6) as before:
+        assert written.mode == before.mode == "P" and written.size == before.size
+        assert written.tobytes() == before.tobytes() == painted.tobytes()
+        assert written.getpalette() == before.getpalette() == painted.getpalette()
+    assert len(data) <= 80_000
+    scene = draw(state, report)
+    board, _ = png._board(scene)
+    runs = png._board_runs(scene.width, scene.height, png._plan(board))
+    assert runs is not None
+    if variant == "standard":  # Z_RLE: under the limit, larger than level 6, a third of its CPU
+        assert data != level_6.getvalue() and len(level_6.getvalue()) < len(data) <= png.FAST_BYTES
+        assert runs <= png.FAST_BYTES // 2
+    else:  # 30JK's board alone fills half the limit at Z_RLE: level 6 straight away, as before
+        assert data == level_6.getvalue() and runs > png.FAST_BYTES // 2
+        runs_only = io.BytesIO()
+        painted.save(runs_only, format="PNG", compress_level=6, compress_type=zlib.Z_RLE)
+        assert len(runs_only.getvalue()) > 80_000  # its picture at Z_RLE: over the limit for a report's map
+    assert png.png_bytes(painted, fast=False) == level_6.getvalue()
+
+
 # --- geometry -------------------------------------------------------------------------
 
 
@@ -327,3 +358,26 @@ def test_games_without_a_map_get_no_picture_and_a_broken_state_does_not_stop_the
     assert report_images(game_module("1848"), "g", {}, {}, language="en", texts=Texts("en")) == ()
     broken: dict[str, Any] = {"variant": "standard", "phase": "S1901M", "units": {"Austria": ["A NTH"]}}
     assert report_images(game_module("standard"), "g", broken, {}, language="en", texts=Texts("en")) == ()
+
+
+@functools.cache
+def _movement_obstacles() -> Any:
+    """The obstacle index of the movement scene's shapes (labels skip themselves)."""
+    from adjudicator.games.diplomacy.drawing import labels
+
+    return labels._Index(labels.obstacles(draw(*movement()[:2]).shapes))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0, 1200), st.floats(0, 880), st.floats(1, 120), st.floats(1, 60))
+def test_a_label_places_weight_is_the_sum_over_the_obstacles_it_meets_each_once(
+        left: float, top: float, width: float, height: float) -> None:
+    from adjudicator.games.diplomacy.drawing import labels
+
+    index = _movement_obstacles()
+    box = (left, top, left + width, top + height)
+    cells = tuple(labels._cells(box))
+    unique = {id(item): item for cell in cells for item in index.cells.get(cell, ())}
+    expected = sum(item.weight for item in unique.values() if item.meets(box))
+    assert index.weight(box, cells) == expected
+    assert index.weight(box, cells[:1]) == sum(item.weight for item in index.cells.get(cells[0], ()) if item.meets(box))

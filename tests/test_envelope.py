@@ -1,5 +1,5 @@
 """A stored mail's Message-ID and sender read without the email package
-are what the package reads (S50): wherever ``envelope`` answers, its
+are what the package reads (S49): wherever ``envelope`` answers, its
 answer is the package's, and the store keeps the same values."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from adjudicator.service.store import _message_id, _sender_key
 
 
 def package_message_id(raw: bytes) -> str | None:
-    """What the store kept as a mail's Message-ID before S50."""
+    """What the store kept as a mail's Message-ID before S49."""
     try:
         value = message_from_bytes(raw).get("Message-ID")
     except Exception:
@@ -24,7 +24,7 @@ def package_message_id(raw: bytes) -> str | None:
 
 
 def package_sender(raw: bytes) -> str:
-    """What the store kept as a mail's sender before S50."""
+    """What the store kept as a mail's sender before S49."""
     try:
         value = message_from_bytes(raw[:65536]).get("From")
         return parseaddr(str(value))[1].strip().lower()[:320] if value else ""

@@ -426,8 +426,13 @@ def test_a_mail_readdressed_differs_only_in_its_recipient_and_message_id() -> No
     for key in ("From", "Subject", "Date", "Auto-Submitted", "X-Loop"):
         assert second[key] == first[key]
     assert original.partition(b"\r\n\r\n")[2] == other.partition(b"\r\n\r\n")[2]
-    with pytest.raises(ValueError):
-        readdressed(original, "two@x.org, three@y.org")
+    again = message_from_bytes(readdressed(original, "second@example.org"), policy=policy.default)
+    assert again["To"] == "second@example.org" and again["Message-ID"] != second["Message-ID"]  # a new id each time
+    idna = message_from_bytes(readdressed(original, "spieler@bücher.example"), policy=policy.default)
+    assert idna["To"] == "spieler@xn--bcher-kva.example"
+    for _ in range(2):  # refused every time, not only the first
+        with pytest.raises(ValueError):
+            readdressed(original, "two@x.org, three@y.org")
 
 
 def test_after_an_smtp_outage_every_waiting_mail_goes_at_once(
@@ -595,6 +600,43 @@ def test_the_cheap_smtp_encoding_gives_the_bytes_of_aiosmtplibs_own(message: byt
     assert smtpwire.dots_doubled(slow(message)) == periods.sub(b"..", slow(message))
 
 
+@pytest.mark.parametrize("body", [
+    b"", b".", b"..x", b".a\r\n.b\r\n..c\r\n", b"a\r\nb", b"a\nb", b"a\rb", b"\r\n.\r\n", b"\n.x", b"x\r\n.\n.\r.",
+    "Grüße\r\n.ä\r\n".encode(), b"\r\n".join([b"QUJD" * 19] * 500) + b"\r\n.\r\n",
+])
+def test_a_primed_mail_is_encoded_as_the_passes_over_the_whole_mail_encode_it(
+        body: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    import aiosmtplib.protocol
+
+    from adjudicator.service import smtpwire
+    from adjudicator.service.store import content_hash
+
+    endings, periods = re.compile(rb"(?:\r\n|\n|\r(?!\n))"), re.compile(rb"(?m)^\.")
+
+    def slow(raw: bytes) -> bytes:  # aiosmtplib 5's normalize_message_line_endings
+        raw = endings.sub(b"\r\n", raw)
+        return raw if raw.endswith(b"\r\n") else raw + b"\r\n"
+
+    checked: list[bytes] = []
+    crlf_only = smtpwire.crlf_only
+    monkeypatch.setattr(smtpwire, "crlf_only", lambda data: checked.append(data) or crlf_only(data))
+    assert smtpwire.install()
+    body_id = content_hash(body)
+    heads = [b"To: a@example.org\r\nSubject: x\r\n\r\n", b".To: b@example.org\r\n..\r\n\r\n", b"To: c\r\n\r\n",
+             b"To: d\nX: y\r\n\r\n", b"To: e\r\n\r"]
+    for head in heads:
+        message = head + body
+        primed = smtpwire.prime(message, len(head), body_id)
+        clean = head.endswith(b"\r\n") and crlf_only(head) and crlf_only(body)
+        assert primed == clean
+        encoded = aiosmtplib.protocol.normalize_message_line_endings(message)
+        assert encoded == slow(message)
+        assert aiosmtplib.protocol.PERIOD_REGEX.sub(b"..", encoded) == periods.sub(b"..", slow(message))
+    assert checked.count(body) == 1  # the body checked once for its five mails, each head for its own
+
+
 def test_the_cheap_smtp_encoding_is_the_one_aiosmtplib_uses() -> None:
     import aiosmtplib.protocol
     import aiosmtplib.smtp
@@ -609,3 +651,25 @@ def test_the_cheap_smtp_encoding_is_the_one_aiosmtplib_uses() -> None:
     assert [encode(first), encode(first), encode(second), encode(first)] == [b"a\r\nb\r\n"] * 2 + [second, b"a\r\nb\r\n"]
     assert aiosmtplib.protocol.PERIOD_REGEX.sub(b"..", b".a\r\n.b") == b"..a\r\n..b"
     assert aiosmtplib.protocol.PERIOD_REGEX.sub(b"!", b".a\n.b") == b"!a\n!b"  # any other use: the expression
+
+
+def test_aiosmtplib_remembers_the_addresses_it_parsed_and_refuses_the_bad_ones_each_time() -> None:
+    import email.utils
+
+    import aiosmtplib.email
+    import aiosmtplib.smtp
+
+    from adjudicator.service import smtpwire
+
+    assert smtpwire.install()
+    parse = aiosmtplib.email.parse_address
+    assert getattr(parse, "_adjudicator_fast", False) and aiosmtplib.smtp.parse_address is parse
+    for address in ["judge@pbem.test", "Erika <erika@example.org>", " spaced@example.org ", '"a b"@example.org',
+                    "plain"]:
+        expected = email.utils.parseaddr(address)[1] or address.strip()
+        assert parse(address) == parse(address) == expected
+        assert aiosmtplib.email.quote_address(address) == f"<{expected}>"
+    for bad in ["a b@example.org", "tab\tin@example.org"]:
+        for _ in range(2):
+            with pytest.raises(ValueError):
+                parse(bad)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, strategies as st
 
 from adjudicator.games.randomness import RandomEvent, choose, recompute, roll, seed_digest, shuffle
-from adjudicator.records import replace  # events are records (S50)
+from adjudicator.records import replace  # events are records (S49)
 
 
 @given(st.text(min_size=1, max_size=40), st.integers(min_value=0, max_value=10_000), st.integers(min_value=1, max_value=100))

@@ -1,5 +1,5 @@
 """``adjudicator.records.Record`` behaves as the frozen dataclass it
-replaces (S45, S50): the configuration, the store's rows and Diplomacy's
+replaces (S45, S49): the configuration, the store's rows and Diplomacy's
 values compare, hash, show, refuse changes, copy and pickle as before."""
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def test_defaults_are_fresh_for_each_record() -> None:
     assert Limits.__slots__[0] == "auth_lines_per_mail" and isinstance(Config(), Record)
 
 
-# Diplomacy's values as the frozen dataclasses they were (S50), written out
+# Diplomacy's values as the frozen dataclasses they were (S49), written out
 # here field for field with the dataclass's options.
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Unit:

@@ -237,7 +237,7 @@ def test_creating_a_game_loads_only_that_game_and_neither_drawing_grammar_nor_ma
 
 def test_creating_a_diplomacy_game_makes_no_dataclass(tmp_path: Path) -> None:
     # Diplomacy's model, map, rules, case and module and the random events
-    # are records (S50): creating a game of either map imports neither
+    # are records (S49): creating a game of either map imports neither
     # ``dataclasses`` nor the ``inspect`` it loads.
     folder = judge_folder(tmp_path)
     for variant in ("standard", "30jk"):
@@ -249,7 +249,7 @@ def test_creating_a_diplomacy_game_makes_no_dataclass(tmp_path: Path) -> None:
 def test_creating_a_game_of_the_other_games_loads_no_grammar(tmp_path: Path) -> None:
     # Their order grammars (Lark, with its logging) load when a line is
     # parsed: the parsers, the line reader and 1848's and Liberté's
-    # transformers import Lark on first use (S50).
+    # transformers import Lark on first use (S49).
     folder = judge_folder(tmp_path)
     for variant, package in (("1848", "revolution1848"), ("kreml", "kreml"), ("liberte4", "liberte"),
                              ("1847", "pfalz1847")):
@@ -353,7 +353,7 @@ def test_receive_seals_the_mail_and_loads_no_game_grammar_or_maildir(tmp_path: P
 
 
 def test_receive_of_a_plain_mail_reads_its_envelope_without_the_email_package(tmp_path: Path) -> None:
-    # A mail of printable ASCII header lines and a plain From (S50): its
+    # A mail of printable ASCII header lines and a plain From (S49): its
     # Message-ID and sender are read by ``envelope``, as the package reads them.
     folder = judge_folder(tmp_path)
     modules = command_modules(folder, "receive", stdin=MAIL)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # Lark comes with the first line parsed (S50)
+if TYPE_CHECKING:  # Lark comes with the first line parsed (S49)
     from lark import Lark, Tree, UnexpectedToken
 
 

@@ -149,9 +149,16 @@ def check_address(address: str) -> str:
     return f"{local}@{domain}"
 
 
+@functools.lru_cache(maxsize=64)
+def _checked_domain(domain: str) -> str:
+    """``domain`` when ``x@domain`` is an address (``check_address``), else ``ValueError`` (raised again each time)."""
+    check_address(f"x@{domain}")
+    return domain
+
+
 def make_message_id(domain: str) -> str:
     """A new, unique Message-ID on ``domain``: ``<128 random bits@domain>``."""
-    check_address(f"x@{domain}")
+    _checked_domain(domain)
     return f"<{secrets.token_hex(16)}@{domain}>"
 
 
@@ -514,12 +521,20 @@ def _multipart_mail(from_address: Address, recipients: list[Address], subject: s
     return _multipart("mixed", [_multipart("alternative", [plain, markup]), *files], head)
 
 
+@functools.lru_cache(maxsize=1024)
+def _addr_spec(to: str) -> str:
+    """The address ``to`` as a To field of ``readdressed`` writes it (the
+    last answers remembered: a report goes to the same seats each phase;
+    ``ValueError`` raised again each time)."""
+    return str(_mailbox("", to).addr_spec)
+
+
 def readdressed(message: bytes, to: str) -> bytes:
     """A mail ``compose`` made, sent to ``to`` instead (a bare address,
     checked as ``compose`` checks it) with a new Message-ID on the
     sender's domain; every other byte stays, so a report composed once
     goes to each player without being composed again."""
-    address = _mailbox("", to)
+    spec = _addr_spec(to)
     head, separator, body = message.partition(b"\r\n\r\n")
     lines: list[bytes] = []
     skipping = False
@@ -537,6 +552,6 @@ def readdressed(message: bytes, to: str) -> bytes:
         lines.append(line)
     if not separator or not domain:
         raise ValueError("not a mail composed by compose()")
-    lines.insert(1, f"To: {address.addr_spec}".encode("ascii"))
+    lines.insert(1, f"To: {spec}".encode("ascii"))
     lines.insert(2, f"Message-ID: {make_message_id(domain)}".encode("ascii"))
     return b"\r\n".join(lines) + separator + body

@@ -1,5 +1,5 @@
 """A stored mail's Message-ID and sender read without the email package
-when the mail is plain enough to be sure of the answer (issue 20, S50).
+when the mail is plain enough to be sure of the answer (issue 20, S49).
 
 ``Store`` keeps with each incoming mail its Message-ID and its From
 address as the email package reads them (``message_from_bytes``, policy

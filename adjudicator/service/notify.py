@@ -7,12 +7,21 @@ from __future__ import annotations
 
 from datetime import datetime
 from email.utils import parseaddr
+from functools import lru_cache
 from typing import Sequence
 
 from adjudicator.config import Config
 from adjudicator.mail.compose import Attachment, clean_text, compose, readdressed
 from adjudicator.service.render import Texts
 from adjudicator.service.store import Connection, GameRecord, Store
+
+
+@lru_cache(maxsize=1024)
+def envelope_address(address: str) -> str:
+    """The bare address an outbox row of a mail to ``address`` is sent to
+    (``parseaddr``'s, else ``address`` itself); the last answers remembered."""
+    return parseaddr(address)[1] or address
+
 
 def reply_subject(original: str | None) -> str:
     """``Re: <original>`` (once), on one line with single spaces (``compose``
@@ -40,7 +49,7 @@ def queue(
     """Compose one mail to ``to`` and queue it; returns the outbox id."""
     message = composed_mail(config, to, subject, text, now, html=html, in_reply_to=in_reply_to,
                             references=references, attachments=attachments)
-    return store.queue_mail(db, (parseaddr(to)[1] or to,), message, now.isoformat())
+    return store.queue_mail(db, (envelope_address(to),), message, now.isoformat())
 
 
 def composed_mail(
@@ -102,11 +111,11 @@ def queue_to_all(
     message = composed if composed is not None else \
         composed_mail(config, addresses[0], subject, text, now, html=html, attachments=attachments)
     if len(addresses) == 1:
-        return [store.queue_mail(db, (parseaddr(addresses[0])[1] or addresses[0],), message, now.isoformat())]
+        return [store.queue_mail(db, (envelope_address(addresses[0]),), message, now.isoformat())]
     head, separator, body = message.partition(b"\r\n\r\n")
     head += separator
     heads = [(head if index == 0 else readdressed(head, address)) for index, address in enumerate(addresses)]
-    return store.queue_shared(db, [((parseaddr(address)[1] or address,), own) for address, own in zip(addresses, heads)],
+    return store.queue_shared(db, [((envelope_address(address),), own) for address, own in zip(addresses, heads)],
                               body, now.isoformat())
 
 

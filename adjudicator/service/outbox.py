@@ -272,7 +272,9 @@ async def send_due(store: Store, settings: SmtpSettings, now: datetime, *, base_
                             fail_the_rest(after, text)
                             unreachable = True
                             break
-                    mail = store.outbound(mail_id)
+                    mail, head_length, body_id = store.outbound_parts(mail_id)
+                    if body_id is not None:  # a shared body's encoding made once for its mails
+                        smtpwire.prime(mail.message, head_length, body_id)
                     held.discard(mail_id)
                     try:
                         refused = await _send_one(client, settings, mail)

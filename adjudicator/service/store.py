@@ -545,7 +545,7 @@ def _sender_key(raw: bytes) -> str:
     from adjudicator.service.envelope import address_of, first_header  # only where a mail is stored
 
     head = raw[:65536]
-    value: object = first_header(head, "From")  # without the email package when it gives the same (S50)
+    value: object = first_header(head, "From")  # without the email package when it gives the same (S49)
     try:
         if value is None:
             from email import message_from_bytes  # its default policy is compat32, without email.policy's weight
@@ -593,7 +593,7 @@ def mail_identity(raw: bytes) -> str:
 def _message_id(raw: bytes) -> str | None:
     from adjudicator.service.envelope import first_header
 
-    value: object = first_header(raw, "Message-ID")  # without the email package when it gives the same (S50)
+    value: object = first_header(raw, "Message-ID")  # without the email package when it gives the same (S49)
     if value is None:
         from email import message_from_bytes  # policy compat32, the default
 
@@ -890,19 +890,26 @@ class Store:
 
     def outbound(self, mail_id: str) -> OutboundMail:
         """An outbox mail by id (``KeyError`` when unknown)."""
+        return self.outbound_parts(mail_id)[0]
+
+    def outbound_parts(self, mail_id: str) -> tuple[OutboundMail, int, str | None]:
+        """``outbound(mail_id)`` with the length of its own head and the id
+        (the SHA-256) of the body it shares with other mails (S40; None and
+        the whole length for a mail stored whole)."""
         row = self._db.execute(
             "SELECT o.id, o.seq, o.recipients, o.message, o.queued_at, o.next_try, o.attempts, o.sent_at,"
-            " o.last_error, o.gave_up_at, b.body FROM outbox o LEFT JOIN outbox_bodies b ON b.id = o.body_id"
+            " o.last_error, o.gave_up_at, b.body, b.id FROM outbox o LEFT JOIN outbox_bodies b ON b.id = o.body_id"
             " WHERE o.id = ?",
             (mail_id,),
         ).fetchone()
         if row is None:
             raise KeyError(mail_id)
-        mail_id, seq, recipients, message, queued_at, next_try, attempts, sent_at, last_error, gave_up, body = row
-        return OutboundMail(
-            mail_id, seq, tuple(recipients.split("\n")), bytes(message) + bytes(body or b""), queued_at, next_try,
-            attempts, sent_at, last_error, gave_up,
-        )
+        mail_id, seq, recipients, message, queued_at, next_try, attempts, sent_at, last_error, gave_up, body, \
+            body_id = row
+        head = bytes(message)
+        mail = OutboundMail(mail_id, seq, tuple(recipients.split("\n")), head + bytes(body or b""), queued_at,
+                            next_try, attempts, sent_at, last_error, gave_up)
+        return mail, len(head), None if body_id is None else str(body_id)
 
     def claim_outbound(self, mail_id: str, now: str, until: str, holder: str = "") -> bool:
         """Claim an unsent mail for sending until ``until``: a conditional

@@ -22,7 +22,7 @@ from adjudicator.games.kreml.words import OFFICE_NAMES
 from adjudicator.games.kreml.rules import CANDIDATE, OFFICES
 from adjudicator.parsers import lalr_parser
 
-if TYPE_CHECKING:  # Lark comes with the first line parsed: creating a game needs none (S50)
+if TYPE_CHECKING:  # Lark comes with the first line parsed: creating a game needs none (S49)
     from lark import Lark
 
 HINT = ("orders: NOTE <politician> <1-10> | REVEAL <politician> <points> | CONTINUE | CURE | STAY | "

@@ -16,7 +16,7 @@ from adjudicator.games.liberte.orders import BATTLE, Bid, Order, Pass, Play, Ref
 from adjudicator.games.lines import ParseError, parse_tree
 from adjudicator.parsers import lalr_parser
 
-if TYPE_CHECKING:  # Lark comes with the first line parsed: creating a game needs none (S50)
+if TYPE_CHECKING:  # Lark comes with the first line parsed: creating a game needs none (S49)
     from lark import Lark, Token, Transformer
 
 __all__ = ["ParseError", "card_id", "parse_line"]
@@ -51,7 +51,7 @@ def _cards(items: list[Token], after: str, stop: tuple[str, ...] = ()) -> tuple[
 @cache
 def _orders() -> type[Transformer[Token, Order]]:
     """The transformer of a parsed line into its order: its class is made
-    on the first line read, so importing the rules loads no Lark (S50)."""
+    on the first line read, so importing the rules loads no Lark (S49)."""
     from lark import Token, Transformer
 
     class _Orders(Transformer[Token, Order]):

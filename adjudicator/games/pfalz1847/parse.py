@@ -16,7 +16,7 @@ from adjudicator.games.pfalz1847.orders import (
 )
 from adjudicator.parsers import lalr_parser
 
-if TYPE_CHECKING:  # Lark comes with the first line parsed: creating a game needs none (S50)
+if TYPE_CHECKING:  # Lark comes with the first line parsed: creating a game needs none (S49)
     from lark import Lark, Token
 
 HINT = ("BUY K | BUY L IPO | BUY L MARKET | PAR HLB 80 | SELL 2 L | EXCHANGE MNR | NATIONALIZE L FROM S2 | "

@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import math
 import unicodedata
+import zlib
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -39,6 +40,14 @@ SUPERSAMPLE = 2
 BLENDS = 32
 """Palette colours besides the scene's own, for smoothed edges (PNG's
 compression works best on few colours)."""
+
+FAST_BYTES = 64 * 1024
+"""The largest PNG kept from zlib's run-length strategy (``Z_RLE``, about
+a third of the CPU of level 6 for a map, some 20 % larger); a picture
+that comes out larger is compressed again at level 6.  A map whose bare
+board alone takes more than half of it at ``Z_RLE`` goes to level 6
+straight away (30JK's: 47 KB; its pictures would take about 90 KB, over
+the 80 KB a report's map may take)."""
 
 
 FONT_FOLDERS = (
@@ -226,9 +235,11 @@ def _board(scene: Scene) -> tuple[list[Shape], list[Shape]]:
     return shapes[:count], shapes[count:]
 
 
-BoardPlan = tuple[tuple[bool, tuple[Point, ...], bool, Style], ...]
+BoardPlan = tuple[tuple[bool, tuple[Point, ...], bool, str | None, float, tuple[float, ...]], ...]
 """A board without its fill colours: per shape whether it is closed (a
-polygon), its points, whether it is filled, and its stroke."""
+polygon), its points, whether it is filled, and its stroke's colour,
+width and dash (plain tuples: the plan is hashed and compared for each
+picture)."""
 
 
 def _fill(shape: Shape) -> str | None:
@@ -237,34 +248,36 @@ def _fill(shape: Shape) -> str | None:
 
 
 def _plan(board: list[Shape]) -> BoardPlan:
-    return tuple((isinstance(shape, Polygon), shape.points, _fill(shape) is not None,
-                  Style(None, shape.style.stroke, shape.style.width, shape.style.dash))
+    return tuple((isinstance(shape, Polygon), shape.points, _fill(shape) is not None, shape.style.stroke,
+                  shape.style.width, shape.style.dash)
                  for shape in board if isinstance(shape, (Polygon, Polyline)))
 
 
 @lru_cache(maxsize=4)
-def _board_entries(width: int, height: int, plan: BoardPlan) -> tuple[Image.Image, tuple[str, ...]] | None:
+def _board_entries(width: int, height: int, plan: BoardPlan) -> tuple[Image.Image, tuple[str, ...], int] | None:
     """The board of ``plan`` painted once as palette entries: 0 where
     nothing is painted, each filled polygon its own entry (1, 2, ... in
-    drawing order), then one entry per stroke colour (returned, in order);
-    None when that takes more than 256 entries.  A map's board differs
-    from phase to phase only in its fill colours (the owners' tints), so
-    a process paints each map's board once and only colours it per picture."""
+    drawing order), then one entry per stroke colour (returned, in order),
+    and the bytes that painting takes at zlib's ``Z_RLE``; None when it
+    takes more than 256 entries.  A map's board differs from phase to
+    phase only in its fill colours (the owners' tints), so a process
+    paints each map's board once and only colours it per picture."""
     filled = sum(entry[2] for entry in plan)
-    strokes = tuple(dict.fromkeys(style.stroke for *_, style in plan if style.stroke is not None))
+    strokes = tuple(dict.fromkeys(stroke for _, _, _, stroke, _, _ in plan if stroke is not None))
     if 1 + filled + len(strokes) > 256:
         return None
     ink = {colour: 1 + filled + index for index, colour in enumerate(strokes)}
     image = Image.new("P", (width, height), 0)
     draw = ImageDraw.Draw(image)
     fill = 1
-    for closed, points, is_filled, style in plan:
+    for closed, points, is_filled, stroke, line_width, dash in plan:
         scaled = _scaled(points, 1)
         if is_filled:
             draw.polygon(scaled, fill=fill)
             fill += 1
-        _line(draw, scaled, style, closed, 1, ink.get(style.stroke or ""))
-    return image, strokes
+        _line(draw, scaled, Style(None, stroke, line_width, dash), closed, 1, ink.get(stroke or ""))
+    squeezer = zlib.compressobj(6, zlib.DEFLATED, 15, 8, zlib.Z_RLE)
+    return image, strokes, len(squeezer.compress(image.tobytes()) + squeezer.flush())
 
 
 def _painted_board(scene: Scene, board: list[Shape]) -> Image.Image:
@@ -276,14 +289,28 @@ def _painted_board(scene: Scene, board: list[Shape]) -> Image.Image:
     return crisp
 
 
+BoardEntries = tuple[Image.Image, tuple[str, ...], int] | None
+"""What ``_board_entries`` gives."""
+
+
+def _board_runs(width: int, height: int, plan: BoardPlan) -> int | None:
+    """The bytes the bare board of ``plan`` (``_board_entries``) takes at
+    zlib's ``Z_RLE`` (None: no such board)."""
+    entries = _board_entries(width, height, plan)
+    return None if entries is None else entries[2]
+
+
 def _board_picture(scene: Scene, board: list[Shape]) -> Image.Image:
     """The board at the picture's size, the same pixels as ``_painted_board``:
     the process's painting of the map's board (``_board_entries``) in this
     scene's colours, else painted anew."""
-    entries = _board_entries(scene.width, scene.height, _plan(board))
+    return _coloured_board(scene, board, _board_entries(scene.width, scene.height, _plan(board)))
+
+
+def _coloured_board(scene: Scene, board: list[Shape], entries: BoardEntries) -> Image.Image:
     if entries is None:
         return _painted_board(scene, board)
-    image, strokes = entries
+    image, strokes, _ = entries
     fills = (_fill(shape) for shape in board)
     colours = [_rgb(scene.background), *(_rgb(fill) for fill in fills if fill is not None),
                *(_rgb(colour) for colour in strokes)]
@@ -294,15 +321,41 @@ def _board_picture(scene: Scene, board: list[Shape]) -> Image.Image:
 
 def to_png(scene: Scene) -> bytes:
     """The scene as PNG bytes, ``scene.width`` x ``scene.height`` pixels,
-    palette colour; deterministic for a given Pillow version."""
+    palette colour (``png_bytes`` of ``picture``, fast unless the map's
+    bare board fills half of ``FAST_BYTES``); deterministic for a given
+    Pillow version."""
     board, rest = _board(scene)
-    crisp = _board_picture(scene, board)
+    entries = _board_entries(scene.width, scene.height, _plan(board))
+    return png_bytes(_picture(scene, board, rest, entries), fast=entries is None or entries[2] <= FAST_BYTES // 2)
+
+
+def picture(scene: Scene) -> Image.Image:
+    """The scene painted as a palette image (what ``to_png`` writes)."""
+    board, rest = _board(scene)
+    return _picture(scene, board, rest, _board_entries(scene.width, scene.height, _plan(board)))
+
+
+def _picture(scene: Scene, board: list[Shape], rest: list[Shape], entries: BoardEntries) -> Image.Image:
+    crisp = _coloured_board(scene, board, entries)
     big = crisp.resize((scene.width * SUPERSAMPLE, scene.height * SUPERSAMPLE), Image.Resampling.NEAREST)
     draw = ImageDraw.Draw(big)
     for shape in rest:
         _paint(draw, shape)
     small = big.reduce(SUPERSAMPLE)
-    image = small.quantize(palette=_palette(small, _named_colours(scene)), dither=Image.Dither.NONE)
+    return small.quantize(palette=_palette(small, _named_colours(scene)), dither=Image.Dither.NONE)
+
+
+def png_bytes(image: Image.Image, fast: bool = True) -> bytes:
+    """``image`` as PNG bytes: with ``fast``, compressed with zlib's
+    ``Z_RLE`` strategy when that gives at most ``FAST_BYTES``; otherwise
+    at level 6 with the default strategy (the smaller file, at about three
+    times the CPU); either way the same pixels, and the same bytes for the
+    same image and ``fast``."""
     out = io.BytesIO()
+    if fast:
+        image.save(out, format="PNG", compress_level=6, compress_type=zlib.Z_RLE)
+        if out.tell() <= FAST_BYTES:
+            return out.getvalue()
+        out = io.BytesIO()
     image.save(out, format="PNG", compress_level=6)
     return out.getvalue()

@@ -19,7 +19,7 @@ from adjudicator.games.revolution1848.orders import (
 from adjudicator.games.lines import ParseError, parse_tree
 from adjudicator.parsers import lalr_parser
 
-if TYPE_CHECKING:  # Lark comes with the first line parsed: creating a game needs none (S50)
+if TYPE_CHECKING:  # Lark comes with the first line parsed: creating a game needs none (S49)
     from lark import Lark, Token, Transformer
 
 __all__ = ["HINT", "ParseError", "card_id", "colour_of", "in_language", "parse_line", "party_code"]
@@ -118,7 +118,7 @@ def colour_of(words: str) -> str:
 @cache
 def _orders() -> type[Transformer[Token, Order]]:
     """The transformer of a parsed line into its order: its class is made
-    on the first line read, so importing the rules loads no Lark (S50)."""
+    on the first line read, so importing the rules loads no Lark (S49)."""
     from lark import Token, Transformer
 
     class _Orders(Transformer[Token, Order]):

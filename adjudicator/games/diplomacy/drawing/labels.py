@@ -136,15 +136,26 @@ class _Index:
         for cell in _cells(item.box):
             self.cells[cell].append(item)
 
-    def weight(self, box: Box, cells: Iterable[tuple[int, int]]) -> float:
+    def weight(self, box: Box, cells: Sequence[tuple[int, int]]) -> float:
         """The summed weight of the obstacles in ``cells`` (each once, in the
-        order first met) that meet ``box``."""
-        seen: dict[int, _Obstacle] = {}
+        order first met) that meet ``box`` (``_Obstacle.meets``, inline)."""
         found = self.cells
-        for cell in cells:
-            for item in found.get(cell, ()):
-                seen[id(item)] = item
-        return sum(item.weight for item in seen.values() if item.meets(box))
+        if len(cells) == 1:  # one cell: its obstacles are each there once
+            items: Iterable[_Obstacle] = found.get(cells[0], ())
+        else:
+            seen: dict[int, _Obstacle] = {}
+            for cell in cells:
+                for item in found.get(cell, ()):
+                    seen[id(item)] = item
+            items = seen.values()
+        left, top, right, bottom = box
+        total = 0.0
+        for item in items:
+            other = item.box
+            if other[0] < right and left < other[2] and other[1] < bottom and top < other[3] \
+                    and (not item.line or line_meets_box(item.line, box)):
+                total += item.weight
+        return total
 
 
 def _offsets(half: float) -> tuple[Point, ...]:
