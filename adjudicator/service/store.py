@@ -538,18 +538,29 @@ def content_hash(raw: bytes) -> str:
     return str(sha256(raw).hexdigest())
 
 
-def _sender_key(raw: bytes) -> str:
-    """The From address of a mail, lower-cased ('' when unreadable): mails of
-    one sender are handled in the order they arrived, whichever instance
-    handles them."""
-    from email import message_from_bytes  # its default policy is compat32, without email.policy's weight
+def _head_fields(raw: bytes) -> tuple[str | None, str]:
+    """(Message-ID, sender key) of a mail as stored: the Message-ID field
+    stripped (None when absent or empty), and the From address lower-cased
+    ('' when absent or unreadable), by which mails of one sender are
+    handled in the order they arrived, whichever instance handles them.
+    Both come from one parse of the head of the mail's first 64 KiB
+    (issue 20: the whole mail was parsed twice for them); the fields are
+    what a parse of the whole mail gives, since the head is parsed alike."""
+    from email.parser import BytesHeaderParser  # policy compat32, the default: without email.policy's weight
     from email.utils import parseaddr
 
     try:
-        value = message_from_bytes(raw[:65536]).get("From")
-        return parseaddr(str(value))[1].strip().lower()[:320] if value else ""
-    except Exception:  # a broken mail still gets stored
-        return ""
+        head = BytesHeaderParser().parsebytes(raw[:65536])
+    except Exception:  # a mail too broken to read headers from still gets stored
+        return None, ""
+    value = head.get("Message-ID")
+    text = str(value).strip() if value else ""
+    try:
+        sender = head.get("From")
+        key = parseaddr(str(sender))[1].strip().lower()[:320] if sender else ""
+    except Exception:  # a broken From still gets stored
+        key = ""
+    return text or None, key
 
 
 def game_lock(name: str) -> str:
@@ -577,17 +588,6 @@ def mail_identity(raw: bytes) -> str:
         if not skipping:
             kept.append(line)
     return content_hash(b"".join(kept) + body)
-
-
-def _message_id(raw: bytes) -> str | None:
-    from email import message_from_bytes  # policy compat32, the default
-
-    try:
-        value = message_from_bytes(raw).get("Message-ID")
-    except Exception:  # a mail too broken to read headers from still gets stored
-        return None
-    text = str(value).strip() if value else ""
-    return text or None
 
 
 class Rider:
@@ -737,7 +737,7 @@ class Store:
     def _save_inbound(self, db: Connection, raw: bytes, source: str, received_at: str,
                       keep_bytes: int | None) -> tuple[InboundMail, bool]:
         identity = mail_identity(raw)
-        message_id = _message_id(raw[:65536])
+        message_id, sender = _head_fields(raw)
         kept = raw if keep_bytes is None else raw[:keep_bytes]
         row = db.execute(
             "SELECT id FROM inbound WHERE source = ? OR id = ? OR (message_id IS NOT NULL AND message_id = ?)",
@@ -749,7 +749,7 @@ class Store:
         db.execute(
             "INSERT INTO inbound (id, seq, source, message_id, received_at, raw, sealed, sender, size)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (identity, seq, source, message_id, received_at, b"", self.mail_key.seal(kept), _sender_key(raw),
+            (identity, seq, source, message_id, received_at, b"", self.mail_key.seal(kept), sender,
              len(raw)),
         )
         return self._inbound(db, identity), True
