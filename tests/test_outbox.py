@@ -609,3 +609,28 @@ def test_the_cheap_smtp_encoding_is_the_one_aiosmtplib_uses() -> None:
     assert [encode(first), encode(first), encode(second), encode(first)] == [b"a\r\nb\r\n"] * 2 + [second, b"a\r\nb\r\n"]
     assert aiosmtplib.protocol.PERIOD_REGEX.sub(b"..", b".a\r\n.b") == b"..a\r\n..b"
     assert aiosmtplib.protocol.PERIOD_REGEX.sub(b"!", b".a\n.b") == b"!a\n!b"  # any other use: the expression
+
+
+def test_the_remembered_envelope_addresses_are_aiosmtplibs_own_parse() -> None:
+    # issue 20: aiosmtplib parses each envelope address three times per mail; kept, the same strings and errors
+    import aiosmtplib.email
+    import aiosmtplib.smtp
+
+    from adjudicator.service import smtpwire
+
+    def outcome(function: Callable[[str], str], address: str) -> str:
+        try:
+            return f"value {function(address)}"
+        except ValueError as error:
+            return f"error {error}"
+
+    assert smtpwire.install()
+    addresses = ["Spieler <A@x.test>", "a@x.test", " b@x.test ", "\"q r\"@x.test", "x", "<>",
+                 "a@x.test\r\nRCPT TO:<evil@x.test>", "a@x.test>\nDATA"]
+    for name in ("parse_address", "quote_address"):
+        kept, own = getattr(aiosmtplib.smtp, name), getattr(aiosmtplib.email, name)
+        assert kept is not own and getattr(kept, "_adjudicator_fast", False)
+        expected = [outcome(own, address) for address in addresses]
+        assert sum(e.startswith("error") for e in expected) >= 1  # "<>" and the like are refused
+        assert [outcome(kept, address) for address in addresses * 2] == expected * 2
+        assert kept.cache_info().hits >= 4
