@@ -1019,11 +1019,17 @@ class Store:
                                 tuple(values))
         return [_game(row) for row in rows]
 
-    def deadlines(self) -> list[tuple[str, str, str]]:
+    def deadlines(self, not_after: str | None = None) -> list[tuple[str, str, str]]:
         """(name, phase, deadline) of every active game that has a deadline,
-        by name; reads no game's state (cheap however many games there are)."""
-        rows = self._db.execute("SELECT name, phase, deadline FROM games WHERE status = 'active'"
-                                " AND deadline IS NOT NULL ORDER BY name")
+        by name; reads no game's state (cheap however many games there are).
+        With ``not_after`` only those whose deadline, compared as text, is
+        not after it (the caller compares the times exactly)."""
+        if not_after is None:
+            rows = self._db.execute("SELECT name, phase, deadline FROM games WHERE status = 'active'"
+                                    " AND deadline IS NOT NULL ORDER BY name")
+        else:
+            rows = self._db.execute("SELECT name, phase, deadline FROM games WHERE status = 'active'"
+                                    " AND deadline IS NOT NULL AND deadline <= ? ORDER BY name", (not_after,))
         return [(str(name), str(phase), str(deadline)) for name, phase, deadline in rows]
 
     def active_variants(self) -> dict[str, str]:
