@@ -10,13 +10,14 @@ from email.utils import parseaddr
 from hypothesis import given, settings, strategies as st
 
 from adjudicator.service.envelope import address_of, first_header
-from adjudicator.service.store import _message_id, _sender_key
+from adjudicator.service.store import _head_fields
 
 
 def package_message_id(raw: bytes) -> str | None:
-    """What the store kept as a mail's Message-ID before S49."""
+    """What the store kept as a mail's Message-ID before S49 (the mails here
+    are far from the depth at which a whole parse gives up, S50)."""
     try:
-        value = message_from_bytes(raw).get("Message-ID")
+        value = message_from_bytes(raw[:65536]).get("Message-ID")
     except Exception:
         return None
     text = str(value).strip() if value else ""
@@ -68,8 +69,7 @@ def test_where_the_envelope_reader_answers_it_answers_as_the_email_package(raw: 
             address = address_of(value)
             if address is not None:
                 assert address == parseaddr(value)[1], (value, raw)
-    assert _message_id(raw) == package_message_id(raw)
-    assert _sender_key(raw) == package_sender(raw)
+    assert _head_fields(raw) == (package_message_id(raw), package_sender(raw))
 
 
 def test_the_envelope_reader_reads_a_plain_mail_itself_and_leaves_the_rest_to_the_package() -> None:
@@ -84,5 +84,5 @@ def test_the_envelope_reader_reads_a_plain_mail_itself_and_leaves_the_rest_to_th
         assert first_header(raw, "From") is None, raw  # 8-bit, a bare CR, deep nesting: the package's reading
     for value in ("a@b (comment)", "<a@b>", "a@b, c@d", "Dr. Who <w@x>", "N <a@b> (c)", "<@r:a@b>"):
         assert address_of(value) is None, value
-    assert _message_id(PLAIN) == package_message_id(PLAIN) == "<startup-1@example.org>"
-    assert _sender_key(PLAIN) == package_sender(PLAIN) == "player@example.org"
+    assert _head_fields(PLAIN) == (package_message_id(PLAIN), package_sender(PLAIN)) \
+        == ("<startup-1@example.org>", "player@example.org")

@@ -116,6 +116,27 @@ def test_mail_body_lines_and_semicolons() -> None:
     assert lines[3].order == Hold(F, "TRI")
 
 
+def test_a_remembered_order_text_reads_as_a_fresh_parse_of_it_wherever_it_stands() -> None:
+    # issue 20: the parse of a text is remembered; its errors still point where the text stands this time
+    from adjudicator.games.diplomacy.core import notation
+
+    texts = ["A Vie - Gal", "F Nordse - Hel", "F StP/zz - Bot", "A Vie S", "A Vie # Gal", "A Vie - - Gal", "A Vie - Gal",
+             "F Mid-Atlantic Ocean - Bre", "Bud - Ser", "xyz"]
+    body = "\n".join(f"{'  ' * n}{text}; A Mun H" for n, text in enumerate(texts))
+    notation._read_order.cache_clear()
+    fresh = [[notation.parse_orders(body, MAP, kind) for kind in PhaseKind]]
+    fresh_hits = notation._read_order.cache_info().hits
+    notation._read_order.cache_clear()
+    for text in [*texts, "A Mun H"]:  # each text read first at the start of a line of its own
+        for kind in PhaseKind:
+            notation.parse_orders(text, MAP, kind)
+    before = notation._read_order.cache_info()
+    again = [[notation.parse_orders(body, MAP, kind) for kind in PhaseKind]]
+    after = notation._read_order.cache_info()
+    assert again == fresh  # every line, column, order and error message
+    assert after.misses == before.misses and after.hits - before.hits == 2 * len(texts) * len(PhaseKind) > fresh_hits
+
+
 def test_canonical_forms() -> None:
     assert str(Move(A, "VIE", "GAL")) == "A VIE - GAL"
     assert str(Move(A, "LON", "NWY", True)) == "A LON - NWY VIA CONVOY"

@@ -74,6 +74,37 @@ def test_due_games_reads_only_the_games_that_are_due(tmp_path: Path, database_ta
     table.store.close()
 
 
+def test_due_deadlines_in_any_offset_are_found_without_reading_the_later_ones(tmp_path: Path,
+                                                                             database_target: Path | str) -> None:
+    """``due_deadlines`` asks the store only for deadlines not after a day
+    past now (as text, issue 20); in whatever offset and with or without
+    a fraction, every passed deadline is due and no later one."""
+    from datetime import datetime, timezone
+
+    from adjudicator.service.turns import due_deadlines
+
+    table = _table(tmp_path, database_target)
+    now = datetime(2026, 12, 1, 12, 0, 0, 500000, tzinfo=timezone.utc)
+    zones = [timezone(timedelta(hours=hours, minutes=minutes)) for hours, minutes in
+             [(0, 0), (14, 0), (-12, 0), (23, 59), (-23, -59), (5, 30)]]
+    moments = {}
+    for number, (zone, shift) in enumerate((z, s) for z in zones for s in
+                                           (-timedelta(days=2), -timedelta(microseconds=500000), timedelta(0),
+                                            timedelta(microseconds=1), timedelta(hours=13), timedelta(days=3))):
+        name = f"g{number:02d}"
+        table.create(name)
+        table.seat_everyone(name)
+        moments[name] = (now + shift).astimezone(zone)
+        _set_deadline(table, name, moments[name].isoformat())
+    every = [(name, phase, datetime.fromisoformat(deadline)) for name, phase, deadline in table.store.deadlines()]
+    expected = [(name, phase, deadline) for name, phase, deadline in every if deadline <= now]
+    assert due_deadlines(table.store, now) == expected
+    assert len(expected) >= 10 and len(every) == len(moments)
+    read = table.store.deadlines((now + timedelta(days=1)).isoformat())
+    assert len(expected) < len(read) < len(moments)  # the store was asked for fewer than all
+    table.store.close()
+
+
 def test_deadline_jobs_change_only_for_the_game_that_changed(tmp_path: Path) -> None:
     """A full sync sets one job per active game; after one game's deadline
     moved, syncing that game moves its job alone; a finished game's job goes."""

@@ -67,6 +67,27 @@ def test_broken_mail_is_stored_too(store: Store) -> None:
     assert new and mail.message_id is None and mail.raw == garbage
 
 
+def test_a_stored_mails_message_id_and_sender_are_what_a_whole_parse_reads(store: Store) -> None:
+    # issue 20: one parse of the head gives both; a parse of the whole mail (as before) reads the same fields
+    from email import message_from_bytes
+    from email.utils import parseaddr
+
+    mails = [MAIL, OTHER, b"\xff\xfe\x00not a mail at all", mail_from("Spieler <A@X.test>", 9),
+             b"From: =?utf-8?q?J=C3=BCrgen?= <j@x.test>\r\nMessage-ID:  <sp@x>  \r\n\r\nbody",
+             "From: Jürgen <jü@x.test>\r\nMessage-ID:\r\n\r\nbody".encode(),
+             b"From: a@x.test, b@x.test\r\nMessage-ID: <f@x>\r\n (folded)\r\nContent-Type: multipart/mixed;"
+             b' boundary="b"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--\r\n',
+             b"Subject: no from\r\n\r\n" + b"x" * 70000, b"From: " + b"long@x.test " * 7000 + b"\r\n\r\nbody"]
+    for number, raw in enumerate(mails):
+        whole = message_from_bytes(raw[:65536])
+        expected_id = str(whole.get("Message-ID") or "").strip() or None
+        expected_sender = parseaddr(str(whole.get("From")))[1].strip().lower()[:320] if whole.get("From") else ""
+        stored, new = store.save_inbound(raw, f"pipe:{number}", "2026-11-30T10:00:00")
+        assert new and stored.message_id == expected_id
+        assert store._db.execute("SELECT sender FROM inbound WHERE id = ?", (stored.id,)).fetchone()[0] == \
+            expected_sender
+
+
 def test_handling_commits_with_the_state_or_not_at_all(store: Store) -> None:
     mail, _ = store.save_inbound(MAIL, "pipe:1", "now")
     with pytest.raises(RuntimeError):

@@ -538,29 +538,43 @@ def content_hash(raw: bytes) -> str:
     return str(sha256(raw).hexdigest())
 
 
-def _sender_key(raw: bytes) -> str:
-    """The From address of a mail, lower-cased ('' when unreadable): mails of
-    one sender are handled in the order they arrived, whichever instance
-    handles them."""
+def _head_fields(raw: bytes) -> tuple[str | None, str]:
+    """(Message-ID, sender key) of a mail as stored: the Message-ID field
+    stripped (None when absent or empty), and the From address lower-cased
+    ('' when absent or unreadable), by which mails of one sender are
+    handled in the order they arrived, whichever instance handles them.
+    Both are read from the head of the mail's first 64 KiB: without the
+    email package where ``envelope`` is sure of the package's answer (S49),
+    else from one parse of that head by the package (S50; the whole mail
+    was parsed twice for them), which reads the fields a parse of the whole
+    mail reads."""
     from adjudicator.service.envelope import address_of, first_header  # only where a mail is stored
 
     head = raw[:65536]
-    value: object = first_header(head, "From")  # without the email package when it gives the same (S49)
+    message_id: object = first_header(head, "Message-ID")
+    sender: object = first_header(head, "From")
+    if message_id is None or sender is None:
+        from email.parser import BytesHeaderParser  # policy compat32, the default: without email.policy's weight
+
+        try:
+            parsed = BytesHeaderParser().parsebytes(head)
+        except Exception:  # a mail too broken to read headers from still gets stored
+            return None, ""
+        message_id, sender = parsed.get("Message-ID"), parsed.get("From")
+    text = str(message_id).strip() if message_id else ""
     try:
-        if value is None:
-            from email import message_from_bytes  # its default policy is compat32, without email.policy's weight
+        if not sender:
+            key = ""
+        else:
+            address = address_of(str(sender))
+            if address is None:
+                from email.utils import parseaddr
 
-            value = message_from_bytes(head).get("From")
-        if not value:
-            return ""
-        address = address_of(str(value))
-        if address is None:
-            from email.utils import parseaddr
-
-            address = parseaddr(str(value))[1]
-        return address.strip().lower()[:320]
-    except Exception:  # a broken mail still gets stored
-        return ""
+                address = parseaddr(str(sender))[1]
+            key = address.strip().lower()[:320]
+    except Exception:  # a broken From still gets stored
+        key = ""
+    return text or None, key
 
 
 def game_lock(name: str) -> str:
@@ -588,21 +602,6 @@ def mail_identity(raw: bytes) -> str:
         if not skipping:
             kept.append(line)
     return content_hash(b"".join(kept) + body)
-
-
-def _message_id(raw: bytes) -> str | None:
-    from adjudicator.service.envelope import first_header
-
-    value: object = first_header(raw, "Message-ID")  # without the email package when it gives the same (S49)
-    if value is None:
-        from email import message_from_bytes  # policy compat32, the default
-
-        try:
-            value = message_from_bytes(raw).get("Message-ID")
-        except Exception:  # a mail too broken to read headers from still gets stored
-            return None
-    text = str(value).strip() if value else ""
-    return text or None
 
 
 class Rider:
@@ -752,7 +751,7 @@ class Store:
     def _save_inbound(self, db: Connection, raw: bytes, source: str, received_at: str,
                       keep_bytes: int | None) -> tuple[InboundMail, bool]:
         identity = mail_identity(raw)
-        message_id = _message_id(raw[:65536])
+        message_id, sender = _head_fields(raw)
         kept = raw if keep_bytes is None else raw[:keep_bytes]
         row = db.execute(
             "SELECT id FROM inbound WHERE source = ? OR id = ? OR (message_id IS NOT NULL AND message_id = ?)",
@@ -764,7 +763,7 @@ class Store:
         db.execute(
             "INSERT INTO inbound (id, seq, source, message_id, received_at, raw, sealed, sender, size)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (identity, seq, source, message_id, received_at, b"", self.mail_key.seal(kept), _sender_key(raw),
+            (identity, seq, source, message_id, received_at, b"", self.mail_key.seal(kept), sender,
              len(raw)),
         )
         return self._inbound(db, identity), True
@@ -1041,11 +1040,17 @@ class Store:
                                 tuple(values))
         return [_game(row) for row in rows]
 
-    def deadlines(self) -> list[tuple[str, str, str]]:
+    def deadlines(self, not_after: str | None = None) -> list[tuple[str, str, str]]:
         """(name, phase, deadline) of every active game that has a deadline,
-        by name; reads no game's state (cheap however many games there are)."""
-        rows = self._db.execute("SELECT name, phase, deadline FROM games WHERE status = 'active'"
-                                " AND deadline IS NOT NULL ORDER BY name")
+        by name; reads no game's state (cheap however many games there are).
+        With ``not_after`` only those whose deadline, compared as text, is
+        not after it (the caller compares the times exactly)."""
+        if not_after is None:
+            rows = self._db.execute("SELECT name, phase, deadline FROM games WHERE status = 'active'"
+                                    " AND deadline IS NOT NULL ORDER BY name")
+        else:
+            rows = self._db.execute("SELECT name, phase, deadline FROM games WHERE status = 'active'"
+                                    " AND deadline IS NOT NULL AND deadline <= ? ORDER BY name", (not_after,))
         return [(str(name), str(phase), str(deadline)) for name, phase, deadline in rows]
 
     def active_variants(self) -> dict[str, str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from html import escape
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from adjudicator.config import Config
@@ -533,9 +533,23 @@ def with_random_lines(texts: Texts, text: str, report: dict[str, Any], game: Gam
 
 def due_deadlines(store: Store, now: datetime) -> list[tuple[str, str, datetime]]:
     """(name, phase, deadline) of the active games whose deadline has passed
-    at ``now``, by name; reads no game's state (issue 20: no scan of every game)."""
-    due = ((name, phase, datetime.fromisoformat(deadline)) for name, phase, deadline in store.deadlines())
+    at ``now``, by name; reads no game's state (issue 20: no scan of every
+    game).  The store hands over only the deadlines that, as text, are not
+    after a day past ``now`` in UTC: every deadline the judge writes is an
+    ISO 8601 time (``isoformat``) with an offset of less than a day, so none
+    that has passed is left out (the judge asks before every mail, and a
+    scan of every active game grew with their number); each is then
+    compared exactly."""
+    bound = (now.astimezone(timezone.utc) + _TEXT_MARGIN).isoformat()
+    due = ((name, phase, datetime.fromisoformat(deadline)) for name, phase, deadline in store.deadlines(bound))
     return [(name, phase, deadline) for name, phase, deadline in due if deadline <= now]
+
+
+_TEXT_MARGIN = timedelta(days=1)
+"""More than any UTC offset (Python's are less than a day): the text of a
+deadline that has passed, in its own offset, is before the text of the
+moment a day later in UTC (the times' digits come first, and '+', '-' sort
+before the '.' of a fraction)."""
 
 
 def due_games(store: Store, now: datetime) -> list[GameRecord]:

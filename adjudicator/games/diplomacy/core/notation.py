@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, cast
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -288,27 +288,40 @@ def parse_order(
     ``column`` is where ``text`` starts in its line (1-based), so error
     columns point into the original line.  The result's ``str`` is the
     canonical text, and parsing that text again gives an equal order.
+    The last ``PARSED_KEPT`` texts read are remembered by map and phase
+    kind (issue 20: the same orders come again and again, in every mail
+    of a power that sends its whole set anew): an order is a frozen value
+    and a text's error depends on nothing but the text and where it stands.
     """
+    read = _read_order(text, game_map, phase_kind)
+    if isinstance(read, tuple):
+        offset, message = read
+        raise OrderSyntaxError(line, column + offset, message)
+    return read
+
+
+PARSED_KEPT = 4096
+"""Order texts whose parse (or syntax error) is remembered, per process."""
+
+
+@lru_cache(maxsize=PARSED_KEPT)
+def _read_order(text: str, game_map: GameMap, phase_kind: PhaseKind) -> Order | tuple[int, str]:
+    """The order ``text`` reads as, or (its error's column counted from the
+    text's first character as 0, the error's message)."""
     source = _protect_hyphens(text, game_map)
     try:
         order = cast(Order, _parser(game_map).parse(source))
     except _UnknownName as error:
-        raise OrderSyntaxError(line, column + (error.token.column or 1) - 1, error.message) from None
+        return (error.token.column or 1) - 1, error.message
     except UnexpectedToken as error:
         token = error.token
         if token.type == "$END":
-            where = column + len(text.rstrip())
-            message = f"order ends too early: expected {_expected(error)}"
-        else:
-            where = column + token.column - 1
-            message = f"unexpected {str(token)!r}: expected {_expected(error)}"
-        raise OrderSyntaxError(line, where, message) from None
+            return len(text.rstrip()), f"order ends too early: expected {_expected(error)}"
+        return token.column - 1, f"unexpected {str(token)!r}: expected {_expected(error)}"
     except UnexpectedCharacters as error:
-        raise OrderSyntaxError(
-            line, column + error.column - 1, f"unexpected character {text[error.column - 1]!r}"
-        ) from None
+        return error.column - 1, f"unexpected character {text[error.column - 1]!r}"
     except UnexpectedInput as error:  # pragma: no cover - other Lark errors
-        raise OrderSyntaxError(line, column, str(error).splitlines()[0]) from None
+        return 0, str(error).splitlines()[0]
     return _for_phase(order, phase_kind)
 
 
