@@ -67,7 +67,8 @@ class _Resolver:
     __slots__ = (
         "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "moves", "decisions", "moves_to",
         "hold_supports", "move_supports", "convoyed", "convoys_for", "unmatched", "resolution", "resolved",
-        "visited", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths",
+        "visited", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths", "supports",
+        "convoys", "transforms",
     )
 
     def __init__(self, board: Board, orders: dict[str, Order]) -> None:
@@ -92,6 +93,8 @@ class _Resolver:
         convoys: list[str] = []
         convoyed: set[str] = set()
         by_land: list[str] = []  # army moves to a neighbour, convoyed only if their own power convoys them
+        transforms: list[str] = []
+        pairs: list[str] = []  # moves into the province of a unit moving back here (seen second)
         for province, order in orders.items():
             kind = type(order)
             if kind is Move:
@@ -106,6 +109,8 @@ class _Resolver:
                     decided[leg] = Move(order.unit, middle, order.destination)  # type: ignore[union-attr]
                     owner[leg], origin[leg], first_leg[leg] = owner[province], province_of(middle), province
                     target[province] = province_of(middle)
+                    if target.get(target[province]) == province:
+                        pairs.append(province)
                     target[leg] = destination
                     moves_to.setdefault(province_of(middle), []).append(province)
                     moves_to.setdefault(destination, []).append(leg)
@@ -117,6 +122,8 @@ class _Resolver:
                     moves_to[destination].append(province)
                 else:
                     moves_to[destination] = [province]
+                if target.get(destination) == province:
+                    pairs.append(province)
                 moves.append(province)
                 decisions.append(province)
                 if unit_kind is ARMY:
@@ -130,6 +137,9 @@ class _Resolver:
             elif kind is Convoy:
                 convoys.append(province)
                 decisions.append(province)
+            elif kind is Transform:
+                transforms.append(province)
+        self.supports, self.convoys, self.transforms = supports, convoys, transforms
         self.orders, self.owner, self.first_leg = decided, owner, first_leg
         self.origin = dict(zip(unit_at, unit_at)) if origin is None else origin
         self.target, self.moves, self.decisions, self.moves_to = target, moves, decisions, moves_to
@@ -154,17 +164,18 @@ class _Resolver:
         # Head-to-head battles: two moves by land into each other's province
         # (never a convoyed move nor a leg of a double move, ruling R30);
         # a move into a province whose unit does not move back has none.
-        self.opposing: dict[str, str] = {
-            key: destination
-            for key, destination in target.items()
-            if target.get(destination) == key and key not in convoyed and destination not in convoyed
-            and key not in first_leg
-        }
+        self.opposing: dict[str, str] = {}
+        for key in pairs:
+            other = target[key]
+            if key not in convoyed and other not in convoyed:
+                self.opposing[key] = other
+                self.opposing[other] = key
         self.needs_path = convoyed | first_leg.keys() if first_leg else convoyed  # moves whose path is a decision
         # Decisions that depend on no other are settled at once: a plain move
-        # by land into an empty province nobody else enters, when nobody
-        # supports it (the supports and convoys nobody attacks: ``_index``).
-        resolution, resolved, move_supports = self.resolution, self.resolved, self.move_supports
+        # by land into an empty province nobody else enters (its supports
+        # add to a strength nothing opposes; they stay decisions of their
+        # own), and the supports and convoys nobody attacks (``_index``).
+        resolution, resolved = self.resolution, self.resolved
         for province in moves:
             destination = target[province]
             if (
@@ -172,7 +183,6 @@ class _Resolver:
                 and len(moves_to[destination]) == 1
                 and province not in convoyed
                 and province not in first_leg
-                and province not in move_supports
             ):
                 resolution[province] = True
                 resolved.add(province)
@@ -475,36 +485,46 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
                 if resolution[attacker]:
                     dislodger[province] = attacker
 
+    # The units afterwards, in the board's order: a copy of the board with
+    # the units that moved or transformed replaced and the dislodged ones
+    # taken out.  Outcomes are worked out only for the units whose order
+    # may not simply have succeeded: the moves that did not arrive where
+    # ordered, the dislodged units, the supports not given and the convoys.
     outcomes: dict[str, UnitOutcome] = {}
-    units: list[Unit] = []
-    dislodged: list[tuple[Unit, str, bool]] = []
+    after = dict(unit_at)
     made = MADE_UNITS
-    for province, unit in unit_at.items():
-        order = orders[province]
-        if province in final:
-            location = final[province]
-            moved = made.get((unit.power, location, unit.kind is ARMY))  # ``make_unit`` inline
-            units.append(moved if moved is not None else make_unit(unit.power, unit.kind, location))
-            if location != order.destination:  # type: ignore[union-attr]
-                outcomes[province] = _outcome(resolver, province, order, None, final)
-            continue
-        if province in dislodger:
-            attacker = dislodger[province]
-            origin = resolver.origin[attacker]
-            outcomes[province] = _outcome(resolver, province, order, origin, final)
-            dislodged.append((unit, origin, attacker in resolver.convoyed))
-            continue
-        kind = type(order)
-        if kind is Transform:
+    for province, location in final.items():
+        unit = unit_at[province]
+        moved = made.get((unit.power, location, unit.kind is ARMY))  # ``make_unit`` inline
+        after[province] = moved if moved is not None else make_unit(unit.power, unit.kind, location)
+        if location != orders[province].destination:  # type: ignore[union-attr]  # a double move stopped halfway
+            outcomes[province] = _outcome(resolver, province, orders[province], None, final)
+    for province in resolver.transforms:
+        if province not in dislodger:
+            unit, order = unit_at[province], orders[province]
             location = unit.province if order.coast is None else f"{unit.province}/{order.coast}"  # type: ignore[union-attr]
-            units.append(make_unit(unit.power, order.into, location))  # type: ignore[union-attr]
-        else:
-            units.append(unit)
-        # The common outcomes first: a hold, a support given, not dislodged.
-        if kind is not Hold and not ((kind is SupportHold or kind is SupportMove) and resolution[province]):
-            outcome = _outcome(resolver, province, order, None, final)
+            after[province] = make_unit(unit.power, order.into, location)  # type: ignore[union-attr]
+    dislodged: list[tuple[Unit, str, bool]] = []
+    if dislodger:
+        for province in unit_at if len(dislodger) > 1 else dislodger:  # the board's order
+            if province in dislodger:
+                attacker = dislodger[province]
+                origin = resolver.origin[attacker]
+                outcomes[province] = _outcome(resolver, province, orders[province], origin, final)
+                dislodged.append((unit_at[province], origin, attacker in resolver.convoyed))
+                del after[province]
+    for province in resolver.moves:
+        if province not in final and province not in outcomes and province not in first_leg:
+            outcomes[province] = _outcome(resolver, province, orders[province], None, final)
+    for province in resolver.supports:
+        if not resolution[province] and province not in outcomes:
+            outcomes[province] = _outcome(resolver, province, orders[province], None, final)
+    for province in resolver.convoys:
+        if province not in outcomes:
+            outcome = _outcome(resolver, province, orders[province], None, final)
             if outcome is not _SUCCEEDED:
                 outcomes[province] = outcome
+    units = tuple(after.values())
 
     occupied = frozenset(map(PROVINCE, units))
     standoffs = set()
@@ -520,7 +540,7 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
         )
         if destination not in occupied and not lost_head_to_head:
             standoffs.add(destination)
-    return MovementOutcome(outcomes, tuple(units), occupied, tuple(dislodged), frozenset(standoffs))
+    return MovementOutcome(outcomes, units, occupied, tuple(dislodged), frozenset(standoffs))
 
 
 def _move_failure(resolver: _Resolver, key: str, order: Move) -> str:
