@@ -100,7 +100,7 @@ class Board:
         self.game_map = game_map
         self.rules = rules
         units = units if isinstance(units, tuple) else tuple(units)
-        self.unit_at: dict[str, Unit] = dict(zip(map(PROVINCE, units), units))
+        self.unit_at: dict[str, Unit] = {unit.province: unit for unit in units}
         (
             self.sea_neighbours, self.army_neighbours, self.fleet_reaches, self.fleet_targets, self.fleet_locations,
             self.fleet_moves_into, self.seas, self.coasts, self.any_neighbours, self.convoy_waters,

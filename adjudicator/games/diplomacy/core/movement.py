@@ -526,7 +526,7 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
                 outcomes[province] = outcome
     units = tuple(after.values())
 
-    occupied = frozenset(map(PROVINCE, units))
+    occupied = frozenset([unit.province for unit in units])
     standoffs = set()
     needs_path, path = resolver.needs_path, resolver.path
     for key in resolver.moves:
