@@ -175,7 +175,7 @@ def _movement(
     # each ([power, text, order, valid, result, reason], made reports once
     # at the end); ``chosen`` keeps each unit's last legal order and
     # ``entry_of`` its entry (an earlier one for the same unit is superseded).
-    unit_at = board.unit_at
+    unit_at, province_at = board.unit_at, board.province_at
     incapacitated = position.incapacitated
     checks = MOVEMENT_CHECKS
     entries: list[list[Any]] = []
@@ -202,7 +202,8 @@ def _movement(
                         power_orders[power][0][3:] = [False, INVALID, "superseded"]
                     power_orders[power] = (entry, order)
                     continue
-                unit = unit_at.get(province_of(written.location))  # type: ignore[union-attr]
+                location = written.location  # type: ignore[union-attr]
+                unit = unit_at.get(province_at.get(location) or province_of(location))
                 if unit is None or unit.power != power:
                     unit = find_own_unit(board, power, written.location)  # type: ignore[union-attr]  # raises why
                 order = check(board, unit, written)

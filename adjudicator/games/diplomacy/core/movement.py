@@ -81,6 +81,7 @@ class _Resolver:
         # of each kind (in the orders' order) and the army moves that go by
         # convoy whatever the fleets do (not to a neighbour, or "via convoy").
         neighbours = board.army_neighbours
+        province_at = board.province_at  # every location in the orders is one of the map's (legality)
         decided: dict[str, Order] = orders
         owner: dict[str, Unit] = unit_at  # decision key -> the unit deciding
         origin: dict[str, str] | None = None  # decision key -> province the move starts from
@@ -98,7 +99,7 @@ class _Resolver:
         for province, order in orders.items():
             kind = type(order)
             if kind is Move:
-                destination = province_of(order.destination)  # type: ignore[union-attr]
+                destination = province_at[order.destination]  # type: ignore[union-attr]
                 unit_kind = unit_at[province].kind
                 if order.waypoints and unit_kind is FLEET:  # type: ignore[union-attr]
                     if origin is None:
@@ -194,10 +195,11 @@ class _Resolver:
         to a neighbour that go by convoy because a fleet of their own power
         convoys them (DATC 4.A.3)."""
         orders, unit_at, target, convoyed = self.orders, self.unit_at, self.target, self.convoyed
+        province_at = self.board.province_at
         convoying: dict[tuple[str, str], set[str]] = {}  # (army, destination) -> fleets convoying it there
         for fleet in convoys:
             convoy: Convoy = orders[fleet]  # type: ignore[assignment]
-            convoying.setdefault((province_of(convoy.target), convoy.destination), set()).add(fleet)
+            convoying.setdefault((province_at[convoy.target], convoy.destination), set()).add(fleet)
         for province in by_land:
             fleets = convoying.get((province, target[province]))
             if fleets and any(unit_at[f].power == unit_at[province].power for f in fleets):
@@ -206,17 +208,18 @@ class _Resolver:
 
     def _index(self, supports: list[str], convoys: list[str]) -> None:
         orders, target, moves_to = self.orders, self.target, self.moves_to
+        province_at = self.board.province_at
         for province in supports:
             order: SupportHold | SupportMove = orders[province]  # type: ignore[assignment]
             if type(order) is SupportHold:
-                target_province = province_of(order.target)
+                target_province = province_at[order.target]
                 if type(orders.get(target_province)) is Move:
                     self.unmatched[province] = "the supported unit moves instead of holding"
                 else:
                     self.hold_supports.setdefault(target_province, []).append(province)
                 continue
-            supported = province_of(order.target)
-            wanted = province_of(order.destination)  # type: ignore[union-attr]
+            supported = province_at[order.target]
+            wanted = province_at[order.destination]  # type: ignore[union-attr]
             leg = supported + SECOND_LEG
             if leg in target and target[leg] == wanted:
                 supported = leg
@@ -228,7 +231,7 @@ class _Resolver:
             else:
                 self.move_supports.setdefault(supported, []).append(province)
         for province in convoys:
-            army = province_of(orders[province].target)  # type: ignore[union-attr]
+            army = province_at[orders[province].target]  # type: ignore[union-attr]
             if province not in self.convoys_for.get(army, ()):
                 self.unmatched[province] = "the army does not move as convoyed"
         resolution, resolved = self.resolution, self.resolved
@@ -347,7 +350,7 @@ class _Resolver:
         if not attackers:
             return True
         power = self.unit_at[key].power
-        exempt = province_of(order.destination) if type(order) is SupportMove else None
+        exempt = self.board.province_at[order.destination] if type(order) is SupportMove else None
         for attacker in attackers:
             if self.owner[attacker].power == power:
                 continue
