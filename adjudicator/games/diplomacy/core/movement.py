@@ -21,9 +21,9 @@ from typing import AbstractSet, NamedTuple
 
 from adjudicator.games.diplomacy.core.board import Board, route_exists
 from adjudicator.games.diplomacy.core.model import (
-    ARMY, FLEET, MADE_UNITS, PROVINCE, Location, Unit, make_unit, province_of,
+    ARMY, FLEET, MADE_UNITS, Location, Unit, make_unit, province_of,
 )
-from adjudicator.games.diplomacy.core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Transform
+from adjudicator.games.diplomacy.core.orders import Convoy, Move, Order, SupportHold, SupportMove, Transform
 
 
 class UnitOutcome(NamedTuple):
