@@ -53,7 +53,7 @@ def any_neighbours(game_map: GameMap) -> dict[str, frozenset[str]]:
 _Tables = tuple[
     dict[str, frozenset[str]], dict[str, frozenset[str]], dict[Location, frozenset[str]],
     dict[Location, frozenset[Location]], dict[str, tuple[Location, ...]], dict[Location, dict[str, tuple[Location, ...]]],
-    frozenset[str], frozenset[str], dict[str, frozenset[str]], frozenset[str],
+    frozenset[str], frozenset[str], dict[str, frozenset[str]], frozenset[str], dict[Location, str],
 ]
 
 
@@ -72,6 +72,10 @@ def _tables(game_map: GameMap, rules: Rules) -> _Tables:
         frozenset(key for key, p in game_map.provinces.items() if p.terrain == "coast"),
         any_neighbours(game_map),
         _convoy_waters(game_map, rules),
+        {
+            **{key: key for key in game_map.provinces},
+            **{location: key for key, province in game_map.provinces.items() for location in province.fleet},
+        },
     )
 
 
@@ -86,24 +90,27 @@ class Board:
     the locations a fleet can occupy there), ``fleet_moves_into`` (fleet
     location -> province -> the locations of it the fleet can move to),
     ``seas``, ``coasts`` (the coastal land provinces), ``any_neighbours``
-    and ``convoy_waters`` (where a fleet may convoy under the rules).  Slots
+    ``convoy_waters`` (where a fleet may convoy under the rules) and
+    ``province_at`` (each location of the map -> its province: a plain
+    dictionary's lookup costs a fraction of a call of ``province_of``; a
+    location the map does not have is not in it).  Slots
     rather than a dictionary: the rules read these attributes constantly.
     """
 
     __slots__ = (
         "game_map", "rules", "unit_at", "sea_neighbours", "army_neighbours", "fleet_reaches", "fleet_targets",
         "fleet_locations", "fleet_moves_into", "seas", "coasts", "any_neighbours", "convoy_waters",
-        "_routes", "_necessary", "_convoy_fleets", "_fleet_reach",
+        "province_at", "_routes", "_necessary", "_convoy_fleets", "_fleet_reach",
     )
 
     def __init__(self, game_map: GameMap, rules: Rules, units: Iterable[Unit]) -> None:
         self.game_map = game_map
         self.rules = rules
         units = units if isinstance(units, tuple) else tuple(units)
-        self.unit_at: dict[str, Unit] = dict(zip(map(PROVINCE, units), units))
+        self.unit_at: dict[str, Unit] = {unit.province: unit for unit in units}
         (
             self.sea_neighbours, self.army_neighbours, self.fleet_reaches, self.fleet_targets, self.fleet_locations,
-            self.fleet_moves_into, self.seas, self.coasts, self.any_neighbours, self.convoy_waters,
+            self.fleet_moves_into, self.seas, self.coasts, self.any_neighbours, self.convoy_waters, self.province_at,
         ) = _tables(game_map, rules)
         # Route answers depend on the units only: each is worked out once.
         self._routes: dict[tuple[str, str, str | None], bool] = {}

@@ -8,7 +8,6 @@ supply centres after the fall turn, and works out the next phase
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from itertools import repeat
@@ -176,7 +175,7 @@ def _movement(
     # each ([power, text, order, valid, result, reason], made reports once
     # at the end); ``chosen`` keeps each unit's last legal order and
     # ``entry_of`` its entry (an earlier one for the same unit is superseded).
-    unit_at = board.unit_at
+    unit_at, province_at = board.unit_at, board.province_at
     incapacitated = position.incapacitated
     checks = MOVEMENT_CHECKS
     entries: list[list[Any]] = []
@@ -203,7 +202,8 @@ def _movement(
                         power_orders[power][0][3:] = [False, INVALID, "superseded"]
                     power_orders[power] = (entry, order)
                     continue
-                unit = unit_at.get(province_of(written.location))  # type: ignore[union-attr]
+                location = written.location  # type: ignore[union-attr]
+                unit = unit_at.get(province_at.get(location) or province_of(location))
                 if unit is None or unit.power != power:
                     unit = find_own_unit(board, power, written.location)  # type: ignore[union-attr]  # raises why
                 order = check(board, unit, written)
@@ -225,7 +225,7 @@ def _movement(
 
     # Every unit's order in the board's order (a hold for a unit without one).
     if len(chosen) == len(unit_at):
-        orders = dict(zip(unit_at, map(chosen.__getitem__, unit_at)))
+        orders = {province: chosen[province] for province in unit_at}
     else:
         orders = {
             province: chosen[province] if province in chosen else Hold(unit.kind, unit.location)
@@ -297,14 +297,14 @@ def _finish_turn(
         centres = centres_after(tally, position.centres, position.units)
         quiet = position.quiet_years + 1 if centres == position.centres else 0
         position = _replace(position, centres=centres, quiet_years=quiet)
-    counts = Counter(position.centres.values())
-    won = winner(tally, counts)
+    owners = sorted(position.centres.values())
+    won = winner(tally, owners)
     if won is not None:
         return PhaseResult(phase, reports, dislodged, standoffs, position, None, won, events=events)
     next_phase = rules.movement_after(phase)
     if next_phase is None:
         adjustment = rules.adjustment_phase(phase)
-        if needs_adjustment(tally, position.centres, counts, position.units):
+        if needs_adjustment(tally, position.centres, owners, position.units):
             candidate = _replace(position, phase=adjustment)
             return PhaseResult(phase, reports, dislodged, standoffs, candidate, adjustment, None, events=events)
         next_phase = rules.movement_after(adjustment)

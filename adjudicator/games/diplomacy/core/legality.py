@@ -81,8 +81,13 @@ def _as_on_board(order: Hold | Move | SupportHold | SupportMove | Convoy, unit: 
     return order.unit is unit.kind and order.location == unit.location
 
 
+def _province(board: Board, location: Location) -> str:
+    """``province_of(location)``, from the map's table when it has the location."""
+    return board.province_at.get(location) or province_of(location)
+
+
 def _check_move(board: Board, unit: Unit, order: Move) -> Move:
-    destination = province_of(order.destination)
+    destination = board.province_at.get(order.destination) or province_of(order.destination)  # ``_province`` inline
     if destination == unit.province:
         raise Illegal("a unit cannot move to its own province")
     if order.unit is unit.kind and order.location == unit.location and not order.via_convoy and not order.waypoints:
@@ -152,7 +157,8 @@ def _supported_move_possible(board: Board, target: Unit, destination: Location, 
 
 
 def _check_support_hold(board: Board, unit: Unit, order: SupportHold) -> SupportHold:
-    target = board.unit_at.get(province_of(order.target)) or _target_unit(board, order.target, "support")
+    target = board.unit_at.get(board.province_at.get(order.target) or province_of(order.target)) \
+        or _target_unit(board, order.target, "support")
     province = target.province
     if province == unit.province:
         raise Illegal("a unit cannot support itself")
@@ -166,8 +172,10 @@ def _check_support_hold(board: Board, unit: Unit, order: SupportHold) -> Support
 
 
 def _check_support_move(board: Board, unit: Unit, order: SupportMove) -> SupportMove:
-    target = board.unit_at.get(province_of(order.target)) or _target_unit(board, order.target, "support")
-    destination = province_of(order.destination)
+    province_at = board.province_at
+    target = board.unit_at.get(province_at.get(order.target) or province_of(order.target)) \
+        or _target_unit(board, order.target, "support")
+    destination = province_at.get(order.destination) or province_of(order.destination)
     if target.province == unit.province:
         raise Illegal("a unit cannot support its own move")
     if destination == unit.province:
@@ -190,10 +198,10 @@ def _check_support_move(board: Board, unit: Unit, order: SupportMove) -> Support
 def _check_convoy(board: Board, unit: Unit, order: Convoy) -> Convoy:
     if unit.kind is not FLEET or unit.province not in board.convoy_waters:
         raise Illegal(f"{unit} cannot convoy: only fleets at sea convoy")
-    target = board.unit_at.get(province_of(order.target)) or _target_unit(board, order.target, "convoy")
+    target = board.unit_at.get(_province(board, order.target)) or _target_unit(board, order.target, "convoy")
     if target.kind is not ARMY:
         raise Illegal(f"{target} is not an army; only armies can be convoyed")
-    destination = province_of(order.destination)
+    destination = _province(board, order.destination)
     if destination == target.province:
         raise Illegal("a unit cannot move to its own province")
     if target.province not in board.coasts or destination not in board.coasts:

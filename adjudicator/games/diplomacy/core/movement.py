@@ -21,9 +21,9 @@ from typing import AbstractSet, NamedTuple
 
 from adjudicator.games.diplomacy.core.board import Board, route_exists
 from adjudicator.games.diplomacy.core.model import (
-    ARMY, FLEET, MADE_UNITS, PROVINCE, Location, Unit, make_unit, province_of,
+    ARMY, FLEET, MADE_UNITS, Location, Unit, make_unit, province_of,
 )
-from adjudicator.games.diplomacy.core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Transform
+from adjudicator.games.diplomacy.core.orders import Convoy, Move, Order, SupportHold, SupportMove, Transform
 
 
 class UnitOutcome(NamedTuple):
@@ -67,7 +67,8 @@ class _Resolver:
     __slots__ = (
         "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "moves", "decisions", "moves_to",
         "hold_supports", "move_supports", "convoyed", "convoys_for", "unmatched", "resolution", "resolved",
-        "visited", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths",
+        "visited", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths", "supports",
+        "convoys", "transforms",
     )
 
     def __init__(self, board: Board, orders: dict[str, Order]) -> None:
@@ -80,6 +81,7 @@ class _Resolver:
         # of each kind (in the orders' order) and the army moves that go by
         # convoy whatever the fleets do (not to a neighbour, or "via convoy").
         neighbours = board.army_neighbours
+        province_at = board.province_at  # every location in the orders is one of the map's (legality)
         decided: dict[str, Order] = orders
         owner: dict[str, Unit] = unit_at  # decision key -> the unit deciding
         origin: dict[str, str] | None = None  # decision key -> province the move starts from
@@ -92,10 +94,12 @@ class _Resolver:
         convoys: list[str] = []
         convoyed: set[str] = set()
         by_land: list[str] = []  # army moves to a neighbour, convoyed only if their own power convoys them
+        transforms: list[str] = []
+        pairs: list[str] = []  # moves into the province of a unit moving back here (seen second)
         for province, order in orders.items():
             kind = type(order)
             if kind is Move:
-                destination = province_of(order.destination)  # type: ignore[union-attr]
+                destination = province_at[order.destination]  # type: ignore[union-attr]
                 unit_kind = unit_at[province].kind
                 if order.waypoints and unit_kind is FLEET:  # type: ignore[union-attr]
                     if origin is None:
@@ -106,6 +110,8 @@ class _Resolver:
                     decided[leg] = Move(order.unit, middle, order.destination)  # type: ignore[union-attr]
                     owner[leg], origin[leg], first_leg[leg] = owner[province], province_of(middle), province
                     target[province] = province_of(middle)
+                    if target.get(target[province]) == province:
+                        pairs.append(province)
                     target[leg] = destination
                     moves_to.setdefault(province_of(middle), []).append(province)
                     moves_to.setdefault(destination, []).append(leg)
@@ -117,6 +123,8 @@ class _Resolver:
                     moves_to[destination].append(province)
                 else:
                     moves_to[destination] = [province]
+                if target.get(destination) == province:
+                    pairs.append(province)
                 moves.append(province)
                 decisions.append(province)
                 if unit_kind is ARMY:
@@ -130,6 +138,9 @@ class _Resolver:
             elif kind is Convoy:
                 convoys.append(province)
                 decisions.append(province)
+            elif kind is Transform:
+                transforms.append(province)
+        self.supports, self.convoys, self.transforms = supports, convoys, transforms
         self.orders, self.owner, self.first_leg = decided, owner, first_leg
         self.origin = dict(zip(unit_at, unit_at)) if origin is None else origin
         self.target, self.moves, self.decisions, self.moves_to = target, moves, decisions, moves_to
@@ -154,17 +165,18 @@ class _Resolver:
         # Head-to-head battles: two moves by land into each other's province
         # (never a convoyed move nor a leg of a double move, ruling R30);
         # a move into a province whose unit does not move back has none.
-        self.opposing: dict[str, str] = {
-            key: destination
-            for key, destination in target.items()
-            if target.get(destination) == key and key not in convoyed and destination not in convoyed
-            and key not in first_leg
-        }
+        self.opposing: dict[str, str] = {}
+        for key in pairs:
+            other = target[key]
+            if key not in convoyed and other not in convoyed:
+                self.opposing[key] = other
+                self.opposing[other] = key
         self.needs_path = convoyed | first_leg.keys() if first_leg else convoyed  # moves whose path is a decision
         # Decisions that depend on no other are settled at once: a plain move
-        # by land into an empty province nobody else enters, when nobody
-        # supports it (the supports and convoys nobody attacks: ``_index``).
-        resolution, resolved, move_supports = self.resolution, self.resolved, self.move_supports
+        # by land into an empty province nobody else enters (its supports
+        # add to a strength nothing opposes; they stay decisions of their
+        # own), and the supports and convoys nobody attacks (``_index``).
+        resolution, resolved = self.resolution, self.resolved
         for province in moves:
             destination = target[province]
             if (
@@ -172,7 +184,6 @@ class _Resolver:
                 and len(moves_to[destination]) == 1
                 and province not in convoyed
                 and province not in first_leg
-                and province not in move_supports
             ):
                 resolution[province] = True
                 resolved.add(province)
@@ -184,10 +195,11 @@ class _Resolver:
         to a neighbour that go by convoy because a fleet of their own power
         convoys them (DATC 4.A.3)."""
         orders, unit_at, target, convoyed = self.orders, self.unit_at, self.target, self.convoyed
+        province_at = self.board.province_at
         convoying: dict[tuple[str, str], set[str]] = {}  # (army, destination) -> fleets convoying it there
         for fleet in convoys:
             convoy: Convoy = orders[fleet]  # type: ignore[assignment]
-            convoying.setdefault((province_of(convoy.target), convoy.destination), set()).add(fleet)
+            convoying.setdefault((province_at[convoy.target], convoy.destination), set()).add(fleet)
         for province in by_land:
             fleets = convoying.get((province, target[province]))
             if fleets and any(unit_at[f].power == unit_at[province].power for f in fleets):
@@ -196,17 +208,18 @@ class _Resolver:
 
     def _index(self, supports: list[str], convoys: list[str]) -> None:
         orders, target, moves_to = self.orders, self.target, self.moves_to
+        province_at = self.board.province_at
         for province in supports:
             order: SupportHold | SupportMove = orders[province]  # type: ignore[assignment]
             if type(order) is SupportHold:
-                target_province = province_of(order.target)
+                target_province = province_at[order.target]
                 if type(orders.get(target_province)) is Move:
                     self.unmatched[province] = "the supported unit moves instead of holding"
                 else:
                     self.hold_supports.setdefault(target_province, []).append(province)
                 continue
-            supported = province_of(order.target)
-            wanted = province_of(order.destination)  # type: ignore[union-attr]
+            supported = province_at[order.target]
+            wanted = province_at[order.destination]  # type: ignore[union-attr]
             leg = supported + SECOND_LEG
             if leg in target and target[leg] == wanted:
                 supported = leg
@@ -218,7 +231,7 @@ class _Resolver:
             else:
                 self.move_supports.setdefault(supported, []).append(province)
         for province in convoys:
-            army = province_of(orders[province].target)  # type: ignore[union-attr]
+            army = province_at[orders[province].target]  # type: ignore[union-attr]
             if province not in self.convoys_for.get(army, ()):
                 self.unmatched[province] = "the army does not move as convoyed"
         resolution, resolved = self.resolution, self.resolved
@@ -337,7 +350,7 @@ class _Resolver:
         if not attackers:
             return True
         power = self.unit_at[key].power
-        exempt = province_of(order.destination) if type(order) is SupportMove else None
+        exempt = self.board.province_at[order.destination] if type(order) is SupportMove else None
         for attacker in attackers:
             if self.owner[attacker].power == power:
                 continue
@@ -475,38 +488,48 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
                 if resolution[attacker]:
                     dislodger[province] = attacker
 
+    # The units afterwards, in the board's order: a copy of the board with
+    # the units that moved or transformed replaced and the dislodged ones
+    # taken out.  Outcomes are worked out only for the units whose order
+    # may not simply have succeeded: the moves that did not arrive where
+    # ordered, the dislodged units, the supports not given and the convoys.
     outcomes: dict[str, UnitOutcome] = {}
-    units: list[Unit] = []
-    dislodged: list[tuple[Unit, str, bool]] = []
+    after = dict(unit_at)
     made = MADE_UNITS
-    for province, unit in unit_at.items():
-        order = orders[province]
-        if province in final:
-            location = final[province]
-            moved = made.get((unit.power, location, unit.kind is ARMY))  # ``make_unit`` inline
-            units.append(moved if moved is not None else make_unit(unit.power, unit.kind, location))
-            if location != order.destination:  # type: ignore[union-attr]
-                outcomes[province] = _outcome(resolver, province, order, None, final)
-            continue
-        if province in dislodger:
-            attacker = dislodger[province]
-            origin = resolver.origin[attacker]
-            outcomes[province] = _outcome(resolver, province, order, origin, final)
-            dislodged.append((unit, origin, attacker in resolver.convoyed))
-            continue
-        kind = type(order)
-        if kind is Transform:
+    for province, location in final.items():
+        unit = unit_at[province]
+        moved = made.get((unit.power, location, unit.kind is ARMY))  # ``make_unit`` inline
+        after[province] = moved if moved is not None else make_unit(unit.power, unit.kind, location)
+        if location != orders[province].destination:  # type: ignore[union-attr]  # a double move stopped halfway
+            outcomes[province] = _outcome(resolver, province, orders[province], None, final)
+    for province in resolver.transforms:
+        if province not in dislodger:
+            unit, order = unit_at[province], orders[province]
             location = unit.province if order.coast is None else f"{unit.province}/{order.coast}"  # type: ignore[union-attr]
-            units.append(make_unit(unit.power, order.into, location))  # type: ignore[union-attr]
-        else:
-            units.append(unit)
-        # The common outcomes first: a hold, a support given, not dislodged.
-        if kind is not Hold and not ((kind is SupportHold or kind is SupportMove) and resolution[province]):
-            outcome = _outcome(resolver, province, order, None, final)
+            after[province] = make_unit(unit.power, order.into, location)  # type: ignore[union-attr]
+    dislodged: list[tuple[Unit, str, bool]] = []
+    if dislodger:
+        for province in unit_at if len(dislodger) > 1 else dislodger:  # the board's order
+            if province in dislodger:
+                attacker = dislodger[province]
+                origin = resolver.origin[attacker]
+                outcomes[province] = _outcome(resolver, province, orders[province], origin, final)
+                dislodged.append((unit_at[province], origin, attacker in resolver.convoyed))
+                del after[province]
+    for province in resolver.moves:
+        if province not in final and province not in outcomes and province not in first_leg:
+            outcomes[province] = _outcome(resolver, province, orders[province], None, final)
+    for province in resolver.supports:
+        if not resolution[province] and province not in outcomes:
+            outcomes[province] = _outcome(resolver, province, orders[province], None, final)
+    for province in resolver.convoys:
+        if province not in outcomes:
+            outcome = _outcome(resolver, province, orders[province], None, final)
             if outcome is not _SUCCEEDED:
                 outcomes[province] = outcome
+    units = tuple(after.values())
 
-    occupied = frozenset(map(PROVINCE, units))
+    occupied = frozenset([unit.province for unit in units])
     standoffs = set()
     needs_path, path = resolver.needs_path, resolver.path
     for key in resolver.moves:
@@ -520,7 +543,7 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
         )
         if destination not in occupied and not lost_head_to_head:
             standoffs.add(destination)
-    return MovementOutcome(outcomes, tuple(units), occupied, tuple(dislodged), frozenset(standoffs))
+    return MovementOutcome(outcomes, units, occupied, tuple(dislodged), frozenset(standoffs))
 
 
 def _move_failure(resolver: _Resolver, key: str, order: Move) -> str:

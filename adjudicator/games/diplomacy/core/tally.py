@@ -9,7 +9,7 @@ accessors, in one pass each over the units or the centres.
 
 from __future__ import annotations
 
-from collections import Counter
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cache
 from typing import Mapping
@@ -53,23 +53,35 @@ def centres_after(tally: MapTally, centres: Mapping[str, str], units: tuple[Unit
     return after
 
 
-def winner(tally: MapTally, centre_counts: Mapping[str, int]) -> str | None:
+def winner(tally: MapTally, owners: list[str]) -> str | None:
     """The one power with at least the victory number of centres (``None``
-    when none or several have)."""
+    when none or several have); ``owners`` are the centres' owners, sorted
+    (each power's centres one run of the list, measured by bisection:
+    a few C calls per power rather than a dictionary update per centre)."""
     victory = tally.victory
-    leaders = [power for power, count in centre_counts.items() if count >= victory]
+    leaders = []
+    start, end = 0, len(owners)
+    while start < end:
+        power = owners[start]
+        stop = bisect_right(owners, power, start)
+        if stop - start >= victory:
+            leaders.append(power)
+        start = stop
     return leaders[0] if len(leaders) == 1 else None
 
 
-def needs_adjustment(
-    tally: MapTally, centres: Mapping[str, str], centre_counts: Mapping[str, int], units: tuple[Unit, ...]
-) -> bool:
+def needs_adjustment(tally: MapTally, centres: Mapping[str, str], owners: list[str], units: tuple[Unit, ...]) -> bool:
     """True when some power can build (more centres than units and a vacant
-    owned home centre) or must remove (more units than centres)."""
-    unit_counts = Counter(map(POWER, units))
+    owned home centre) or must remove (more units than centres);
+    ``owners`` are the centres' owners, sorted (counted by bisection, as
+    the units' powers)."""
+    powers = sorted([unit.power for unit in units])
+    if powers == owners:
+        return False  # every power has as many units as centres
     occupied: set[str] | None = None
     for power, homes in tally.homes:
-        surplus = centre_counts.get(power, 0) - unit_counts.get(power, 0)
+        start, first = bisect_left(owners, power), bisect_left(powers, power)  # each list's run of the power
+        surplus = bisect_right(owners, power, start) - start - bisect_right(powers, power, first) + first
         if surplus < 0:
             return True
         if surplus > 0:
@@ -83,4 +95,4 @@ def needs_adjustment(
 
 def present(units: tuple[Unit, ...], centres: Mapping[str, str]) -> set[str]:
     """The powers with a unit or a centre."""
-    return set(map(POWER, units)).union(centres.values())
+    return {unit.power for unit in units}.union(centres.values())
