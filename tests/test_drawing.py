@@ -271,7 +271,7 @@ def test_a_maps_board_painted_once_and_coloured_per_phase_gives_the_pixels_paint
         entries = png._board_entries(scene.width, scene.height, png._plan(board))
         assert entries is not None  # the maps' boards fit a palette
         painted[id(entries[0])] = scene.width
-        assert png._board_picture(scene, board).tobytes() == png._painted_board(scene, board).tobytes()
+        assert png._coloured_board(scene, board, entries).tobytes() == png._painted_board(scene, board).tobytes()
     assert sorted(painted.values()) == sorted({scene.width for scene in scenes})  # once per map
 
 
@@ -301,8 +301,9 @@ def test_a_maps_png_has_the_pixels_of_level_6_in_the_fast_strategy_when_small_en
     assert len(data) <= 80_000
     scene = draw(state, report)
     board, _ = png._board(scene)
-    runs = png._board_runs(scene.width, scene.height, png._plan(board))
-    assert runs is not None
+    entries = png._board_entries(scene.width, scene.height, png._plan(board))
+    assert entries is not None
+    runs = entries[2]  # the bare board's bytes at Z_RLE
     if variant == "standard":  # Z_RLE: under the limit, larger than level 6, a third of its CPU
         assert data != level_6.getvalue() and len(level_6.getvalue()) < len(data) <= png.FAST_BYTES
         assert runs <= png.FAST_BYTES // 2

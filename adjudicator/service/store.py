@@ -1045,12 +1045,9 @@ class Store:
         by name; reads no game's state (cheap however many games there are).
         With ``not_after`` only those whose deadline, compared as text, is
         not after it (the caller compares the times exactly)."""
-        if not_after is None:
-            rows = self._db.execute("SELECT name, phase, deadline FROM games WHERE status = 'active'"
-                                    " AND deadline IS NOT NULL ORDER BY name")
-        else:
-            rows = self._db.execute("SELECT name, phase, deadline FROM games WHERE status = 'active'"
-                                    " AND deadline IS NOT NULL AND deadline <= ? ORDER BY name", (not_after,))
+        bound, values = ("", ()) if not_after is None else (" AND deadline <= ?", (not_after,))
+        rows = self._db.execute("SELECT name, phase, deadline FROM games WHERE status = 'active'"
+                                f" AND deadline IS NOT NULL{bound} ORDER BY name", values)
         return [(str(name), str(phase), str(deadline)) for name, phase, deadline in rows]
 
     def active_variants(self) -> dict[str, str]:

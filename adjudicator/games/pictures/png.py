@@ -253,8 +253,12 @@ def _plan(board: list[Shape]) -> BoardPlan:
                  for shape in board if isinstance(shape, (Polygon, Polyline)))
 
 
+BoardEntries = tuple[Image.Image, tuple[str, ...], int] | None
+"""What ``_board_entries`` gives."""
+
+
 @lru_cache(maxsize=4)
-def _board_entries(width: int, height: int, plan: BoardPlan) -> tuple[Image.Image, tuple[str, ...], int] | None:
+def _board_entries(width: int, height: int, plan: BoardPlan) -> BoardEntries:
     """The board of ``plan`` painted once as palette entries: 0 where
     nothing is painted, each filled polygon its own entry (1, 2, ... in
     drawing order), then one entry per stroke colour (returned, in order),
@@ -289,25 +293,10 @@ def _painted_board(scene: Scene, board: list[Shape]) -> Image.Image:
     return crisp
 
 
-BoardEntries = tuple[Image.Image, tuple[str, ...], int] | None
-"""What ``_board_entries`` gives."""
-
-
-def _board_runs(width: int, height: int, plan: BoardPlan) -> int | None:
-    """The bytes the bare board of ``plan`` (``_board_entries``) takes at
-    zlib's ``Z_RLE`` (None: no such board)."""
-    entries = _board_entries(width, height, plan)
-    return None if entries is None else entries[2]
-
-
-def _board_picture(scene: Scene, board: list[Shape]) -> Image.Image:
-    """The board at the picture's size, the same pixels as ``_painted_board``:
-    the process's painting of the map's board (``_board_entries``) in this
-    scene's colours, else painted anew."""
-    return _coloured_board(scene, board, _board_entries(scene.width, scene.height, _plan(board)))
-
-
 def _coloured_board(scene: Scene, board: list[Shape], entries: BoardEntries) -> Image.Image:
+    """The board at the picture's size, the same pixels as ``_painted_board``:
+    the process's painting of the map's board (``entries``) in this scene's
+    colours, else painted anew."""
     if entries is None:
         return _painted_board(scene, board)
     image, strokes, _ = entries
