@@ -4,6 +4,12 @@
 ``F NTH C A LON - NWY``, ``BUILD F STP/NC``), and parsing the canonical
 text gives back an equal value.  A unit type may be ``None`` where the
 player left it out; the rules fill it in from the position.
+
+The text is composed once per order value and kept on it (``_Text``):
+orders are immutable, the parser hands out the same value for the same
+text again (``notation.PARSED_KEPT``) and the checks return the written
+order itself when it is already in its normal form, so the answer to a
+mail and the report at the deadline share one text (issue 20).
 """
 
 from __future__ import annotations
@@ -20,8 +26,31 @@ def _unit_text(kind: UnitType | None, location: Location) -> str:
     return location if kind is None else "F " + location
 
 
+_set = object.__setattr__
+
+
+class _Text:
+    """The base of every order kind: ``str`` composes the canonical text
+    with the kind's ``_compose`` the first time and keeps it in a slot of
+    its own (not a field: neither compared, hashed, shown nor pickled)."""
+
+    __slots__ = ("_text",)
+    _text: str
+
+    def _compose(self) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        try:
+            return self._text
+        except AttributeError:
+            text = self._compose()
+            _set(self, "_text", text)  # the dataclasses are frozen
+            return text
+
+
 @dataclass(frozen=True, slots=True)
-class _UnitAt:
+class _UnitAt(_Text):
     """An order that names only a unit (its type may be unknown) and its location."""
 
     unit: UnitType | None
@@ -32,12 +61,12 @@ class _UnitAt:
 class Hold(_UnitAt):
     """``A VIE H``."""
 
-    def __str__(self) -> str:
+    def _compose(self) -> str:
         return f"{_unit_text(self.unit, self.location)} H"
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class Move(_Text):
     """``A VIE - GAL``; ``waypoints`` are the provinces named between
     origin and destination (a convoy path, or a river double move in
     variants that have them); ``via_convoy`` is the explicit ``VIA CONVOY``.
@@ -49,7 +78,7 @@ class Move:
     via_convoy: bool = False
     waypoints: tuple[Location, ...] = ()
 
-    def __str__(self) -> str:
+    def _compose(self) -> str:
         # ``_unit_text`` inline here and in the support and convoy texts
         # (a phase writes one per order).
         unit = self.unit
@@ -59,7 +88,7 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
-class SupportHold:
+class SupportHold(_Text):
     """``A BUD S A VIE``: support of a unit that does not move."""
 
     unit: UnitType | None
@@ -67,7 +96,7 @@ class SupportHold:
     target_unit: UnitType | None
     target: Location
 
-    def __str__(self) -> str:
+    def _compose(self) -> str:
         unit, target = self.unit, self.target_unit
         return (
             f"{'A ' if unit is ARMY else 'F ' if unit is FLEET else ''}{self.location} S "
@@ -76,7 +105,7 @@ class SupportHold:
 
 
 @dataclass(frozen=True, slots=True)
-class _ForAMove:
+class _ForAMove(_Text):
     """An order about another unit's move: ``<unit> <verb> <target> - <destination>``."""
 
     unit: UnitType | None
@@ -86,7 +115,7 @@ class _ForAMove:
     destination: Location
     verb = ""
 
-    def __str__(self) -> str:
+    def _compose(self) -> str:
         unit, target = self.unit, self.target_unit
         return (
             f"{'A ' if unit is ARMY else 'F ' if unit is FLEET else ''}{self.location} {self.verb} "
@@ -109,14 +138,14 @@ class Convoy(_ForAMove):
 
 
 @dataclass(frozen=True, slots=True)
-class Retreat:
+class Retreat(_Text):
     """``A VIE - BOH`` in a retreat phase."""
 
     unit: UnitType | None
     location: Location
     destination: Location
 
-    def __str__(self) -> str:
+    def _compose(self) -> str:
         return f"{_unit_text(self.unit, self.location)} - {self.destination}"
 
 
@@ -124,7 +153,7 @@ class Retreat:
 class Disband(_UnitAt):
     """``A VIE DISBAND`` in a retreat phase."""
 
-    def __str__(self) -> str:
+    def _compose(self) -> str:
         return f"{_unit_text(self.unit, self.location)} DISBAND"
 
 
@@ -132,7 +161,7 @@ class Disband(_UnitAt):
 class Build(_UnitAt):
     """``BUILD F STP/NC``."""
 
-    def __str__(self) -> str:
+    def _compose(self) -> str:
         return f"BUILD {_unit_text(self.unit, self.location)}"
 
 
@@ -140,12 +169,12 @@ class Build(_UnitAt):
 class Remove(_UnitAt):
     """``REMOVE A PAR``: a removal in an adjustment phase."""
 
-    def __str__(self) -> str:
+    def _compose(self) -> str:
         return f"REMOVE {_unit_text(self.unit, self.location)}"
 
 
 @dataclass(frozen=True, slots=True)
-class Transform:
+class Transform(_Text):
     """``A SIN T F/NC``, ``F LIN T A``: the unit becomes the other kind (or a
     fleet moves to the other coast of its province) and counts as holding
     (30JK section 7).  ``coast`` is the coast of the new fleet, if named."""
@@ -155,26 +184,26 @@ class Transform:
     into: UnitType
     coast: str | None = None
 
-    def __str__(self) -> str:
+    def _compose(self) -> str:
         into = self.into.value if self.coast is None else f"{self.into.value}/{self.coast}"
         return f"{_unit_text(self.unit, self.location)} T {into}"
 
 
 @dataclass(frozen=True, slots=True)
-class ConfessionChange:
+class ConfessionChange(_Text):
     """``CONFESSION PROTESTANT``: the power changes its state confession (30JK)."""
 
     confession: str
 
-    def __str__(self) -> str:
+    def _compose(self) -> str:
         return f"CONFESSION {self.confession.upper()}"
 
 
 @dataclass(frozen=True, slots=True)
-class Waive:
+class Waive(_Text):
     """``WAIVE``: one build left unused on purpose."""
 
-    def __str__(self) -> str:
+    def _compose(self) -> str:
         return "WAIVE"
 
 
