@@ -19,10 +19,10 @@ from adjudicator.games.diplomacy.core.errors import Illegal
 from adjudicator.games.diplomacy.core.legality import MOVEMENT_CHECKS, check_movement_order, find_own_unit, tidy_order
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import (
-    MOVEMENT, POWER, RETREAT, DislodgedUnit, Phase, Position, Unit, UnitEvent, province_of,
+    ARMY, MOVEMENT, POWER, RETREAT, DislodgedUnit, Phase, Position, Unit, UnitEvent, province_of,
 )
 from adjudicator.games.diplomacy.core.movement import UnitOutcome, resolve_movement, retreat_options
-from adjudicator.games.diplomacy.core.orders import ConfessionChange, Hold, Order
+from adjudicator.games.diplomacy.core.orders import ConfessionChange, Hold, Move, Order
 from adjudicator.games.diplomacy.core.reports import FAILS, INVALID, SUCCEEDS, OrderReport, as_reports, parse_power_orders
 from adjudicator.games.diplomacy.core.retreats import resolve_retreats
 from adjudicator.games.diplomacy.core.rules import Rules
@@ -175,9 +175,10 @@ def _movement(
     # each ([power, text, order, valid, result, reason], made reports once
     # at the end); ``chosen`` keeps each unit's last legal order and
     # ``entry_of`` its entry (an earlier one for the same unit is superseded).
-    unit_at, province_at = board.unit_at, board.province_at
+    unit_at, province_at, army_neighbours = board.unit_at, board.province_at, board.army_neighbours
     incapacitated = position.incapacitated
     checks = MOVEMENT_CHECKS
+    check_move = checks[Move]
     entries: list[list[Any]] = []
     chosen: dict[str, Order] = {}
     entry_of: dict[str, list[Any]] = {}
@@ -206,8 +207,15 @@ def _movement(
                 unit = unit_at.get(province_at.get(location) or province_of(location))
                 if unit is None or unit.power != power:
                     unit = find_own_unit(board, power, written.location)  # type: ignore[union-attr]  # raises why
-                order = check(board, unit, written)
                 key = unit.province
+                if (
+                    check is check_move and unit.kind is ARMY and written.unit is ARMY  # type: ignore[union-attr]
+                    and location == key and written.destination in army_neighbours[key]  # type: ignore[union-attr]
+                    and not written.via_convoy and not written.waypoints  # type: ignore[union-attr]
+                ):
+                    order = written  # ``_check_move``'s first case inline: an army's plain move by land, as on the board
+                else:
+                    order = check(board, unit, written)
                 if incapacitated and key in incapacitated:
                     raise Illegal(f"{unit_at[key]} defected last turn and holds, incapacitated")
             except Illegal as error:

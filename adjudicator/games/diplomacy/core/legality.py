@@ -206,7 +206,12 @@ def _check_convoy(board: Board, unit: Unit, order: Convoy) -> Convoy:
         raise Illegal("a unit cannot move to its own province")
     if target.province not in board.coasts or destination not in board.coasts:
         raise Illegal(f"an army cannot be convoyed from {target.province} to {destination}")
-    if unit.province not in board.necessary_fleets(target.province, destination):
+    if not (
+        # A fleet next to the army that reaches the destination is a chain of
+        # its own (so on a chordless one): no search needed.
+        unit.province in board.sea_neighbours[target.province]
+        and destination in board.fleet_reaches.get(unit.location, ())
+    ) and unit.province not in board.necessary_fleets(target.province, destination):
         raise Illegal(f"{unit} is not on any convoy route from {target.province} to {destination}")
     if (order.unit is unit.kind and order.location == unit.location and order.target_unit is target.kind
             and order.target == target.location and order.destination == destination):
