@@ -322,8 +322,11 @@ def _finish_turn(
 
 
 def _eliminated(game_map: GameMap, before: Position, after: Position) -> tuple[str, ...]:
+    powers = tables(game_map).powers
+    if powers.issubset(after.centres.values()):
+        return ()  # every power still owns a centre (the units need not be counted)
     still = present(after.units, after.centres)
-    if still.issuperset(tables(game_map).powers):
+    if still.issuperset(powers):
         return ()  # every power is still there
     was = present(before.units, before.centres)
     return tuple(p for p in game_map.powers if p in was and p not in still)
