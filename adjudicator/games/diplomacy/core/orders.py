@@ -14,7 +14,7 @@ mail and the report at the deadline share one text (issue 20).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 from adjudicator.games.diplomacy.core.model import ARMY, FLEET, Location, UnitType
@@ -29,24 +29,24 @@ def _unit_text(kind: UnitType | None, location: Location) -> str:
 _set = object.__setattr__
 
 
+@dataclass(frozen=True, slots=True)
 class _Text:
     """The base of every order kind: ``str`` composes the canonical text
-    with the kind's ``_compose`` the first time and keeps it in a slot of
-    its own (not a field: neither compared, hashed, shown nor pickled)."""
+    with the kind's ``_compose`` the first time and keeps it in ``_text``
+    (a field outside ``__init__``, neither compared, hashed nor shown;
+    ``None`` until the text is first asked for)."""
 
-    __slots__ = ("_text",)
-    _text: str
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def _compose(self) -> str:
         raise NotImplementedError
 
     def __str__(self) -> str:
-        try:
-            return self._text
-        except AttributeError:
+        text = self._text
+        if text is None:
             text = self._compose()
             _set(self, "_text", text)  # the dataclasses are frozen
-            return text
+        return text
 
 
 @dataclass(frozen=True, slots=True)
