@@ -305,7 +305,7 @@ def least_cpu(series: Series, batches: int, size: int) -> dict[str, float]:
 
 def fresh_orders(lines: dict[str, list[Any]]) -> dict[str, list[Any]]:
     """Copies of parsed orders as new order values: an order keeps its
-    canonical text once made (``orders._Text``), and the parser and the
+    canonical text once made (``kept_text``), and the parser and the
     judge hand out the same values again, so the timed series reuse them;
     this one shows the cost when every text is made anew."""
     return {

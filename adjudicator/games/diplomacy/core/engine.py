@@ -221,7 +221,7 @@ def _movement(
             except Illegal as error:
                 entries.append(_invalid(power, line, str(error), unit_at))
                 continue
-            entry = [power, line.text, str(order), True, SUCCEEDS, ""]
+            entry = [power, line.text, order.kept_text or str(order), True, SUCCEEDS, ""]
             entries.append(entry)
             if key in chosen:
                 entry_of[key][3:] = [False, INVALID, "superseded"]

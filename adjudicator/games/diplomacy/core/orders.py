@@ -32,20 +32,21 @@ _set = object.__setattr__
 @dataclass(frozen=True, slots=True)
 class _Text:
     """The base of every order kind: ``str`` composes the canonical text
-    with the kind's ``_compose`` the first time and keeps it in ``_text``
-    (a field outside ``__init__``, neither compared, hashed nor shown;
-    ``None`` until the text is first asked for)."""
+    with the kind's ``_compose`` the first time and keeps it in
+    ``kept_text`` (a field outside ``__init__``, neither compared, hashed
+    nor shown; ``None`` until the text is first asked for, so
+    ``order.kept_text or str(order)`` is the text without a call once made)."""
 
-    _text: str | None = field(default=None, init=False, repr=False, compare=False)
+    kept_text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def _compose(self) -> str:
         raise NotImplementedError
 
     def __str__(self) -> str:
-        text = self._text
+        text = self.kept_text
         if text is None:
             text = self._compose()
-            _set(self, "_text", text)  # the dataclasses are frozen
+            _set(self, "kept_text", text)  # the dataclasses are frozen
         return text
 
 
