@@ -274,7 +274,7 @@ def _movement(
             after, phase=retreat, dislodged=tuple(d for d in dislodged if d.retreats), standoffs=outcome.standoffs
         )
         return PhaseResult(position.phase, reports, dislodged, outcome.standoffs, following, retreat, None)
-    return _finish_turn(game_map, rules, after, reports, dislodged, outcome.standoffs)
+    return _finish_turn(game_map, rules, after, reports, dislodged, outcome.standoffs, outcome.occupied)
 
 
 _HELD = UnitOutcome(True, "", None)
@@ -294,11 +294,16 @@ def _finish_turn(
     reports: tuple[OrderReport, ...],
     dislodged: tuple[DislodgedUnit, ...],
     standoffs: frozenset[str],
+    occupied: frozenset[str] | None = None,
 ) -> PhaseResult:
     """Close a turn: the variant's end-of-turn step, centres changing owner
     where the turn counts them, and the next phase (adjustments only when
-    some power can build or must remove)."""
+    some power can build or must remove).  ``occupied``, when given, is
+    the set of the provinces ``position``'s units stand in."""
+    units = position.units
     position, events = rules.end_of_turn(game_map, position)
+    if position.units is not units:
+        occupied = None  # the variant's step moved or took units
     phase = position.phase
     tally = tables(game_map)
     if rules.counts_centres_after(phase):
@@ -312,7 +317,7 @@ def _finish_turn(
     next_phase = rules.movement_after(phase)
     if next_phase is None:
         adjustment = rules.adjustment_phase(phase)
-        if needs_adjustment(tally, position.centres, owners, position.units):
+        if needs_adjustment(tally, position.centres, owners, position.units, occupied):
             candidate = _replace(position, phase=adjustment)
             return PhaseResult(phase, reports, dislodged, standoffs, candidate, adjustment, None, events=events)
         next_phase = rules.movement_after(adjustment)

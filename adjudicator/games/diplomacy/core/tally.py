@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cache
-from typing import Mapping
+from typing import AbstractSet, Mapping
 
 from adjudicator.games.diplomacy.core.mapdata import GameMap
 from adjudicator.games.diplomacy.core.model import POWER, Unit
@@ -70,15 +70,21 @@ def winner(tally: MapTally, owners: list[str]) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def needs_adjustment(tally: MapTally, centres: Mapping[str, str], owners: list[str], units: tuple[Unit, ...]) -> bool:
+def needs_adjustment(
+    tally: MapTally,
+    centres: Mapping[str, str],
+    owners: list[str],
+    units: tuple[Unit, ...],
+    occupied: AbstractSet[str] | None = None,
+) -> bool:
     """True when some power can build (more centres than units and a vacant
     owned home centre) or must remove (more units than centres);
     ``owners`` are the centres' owners, sorted (counted by bisection, as
-    the units' powers)."""
+    the units' powers); ``occupied``, when the caller knows it, is the set
+    of the provinces the units stand in."""
     powers = sorted([unit.power for unit in units])
     if powers == owners:
         return False  # every power has as many units as centres
-    occupied: set[str] | None = None
     for power, homes in tally.homes:
         start, first = bisect_left(owners, power), bisect_left(powers, power)  # each list's run of the power
         surplus = bisect_right(owners, power, start) - start - bisect_right(powers, power, first) + first
