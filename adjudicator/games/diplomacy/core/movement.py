@@ -17,7 +17,7 @@ R29, R30).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import AbstractSet, NamedTuple
+from typing import AbstractSet, Callable, NamedTuple
 
 from adjudicator.games.diplomacy.core.board import Board, route_exists
 from adjudicator.games.diplomacy.core.model import (
@@ -53,7 +53,20 @@ class MovementOutcome:
 
 SECOND_LEG = ">2"
 
-_SUCCEEDED = UnitOutcome(True, "", None)  # the common outcome, shared (outcomes are immutable)
+# The failed outcomes that carry no dislodgement, shared (outcomes are
+# immutable, and making a named tuple costs a Python-level call).
+_FAILED = {
+    reason: UnitOutcome(False, reason, None)
+    for reason in (
+        "bounced", "cut", "cannot dislodge a unit of its own power", "no convoy", "convoy disrupted",
+        "the first leg failed", "the convoyed army did not arrive",
+    )
+}
+_BOUNCED, _CUT = _FAILED["bounced"], _FAILED["cut"]
+
+
+class _Cycle(Exception):
+    """The quick resolution met a cycle of decisions: guesses are needed."""
 
 
 def second_leg(province: str) -> str:
@@ -62,13 +75,28 @@ def second_leg(province: str) -> str:
 
 
 class _Resolver:
-    """The decisions of one movement phase and their resolution state."""
+    """The decisions of one movement phase and their resolution state.
+
+    A decision is keyed by the province of its unit (``second_leg`` of it
+    for the second leg of a double move).  ``settled`` holds the decisions
+    resolved for good, ``guess`` the current guess of those being resolved:
+    ``settled.get(key)`` is the one question the conditions ask before
+    calling ``resolve``.
+
+    ``resolve`` is ``_quick`` at first: the guess algorithm without its
+    bookkeeping, for decisions that meet no cycle (nearly all of them).  On
+    the first cycle it raises ``_Cycle``; ``resolve_movement`` then makes
+    ``resolve`` the full algorithm (``_guess``) and starts again from the
+    decision it was resolving.  The decisions settled by then are settled
+    as the full algorithm settles them (none of them needed a guess), so
+    the outcome is the same.
+    """
 
     __slots__ = (
-        "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "moves", "decisions", "moves_to",
-        "hold_supports", "move_supports", "convoyed", "convoys_for", "unmatched", "resolution", "resolved",
-        "visited", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths", "supports",
-        "convoys", "transforms",
+        "resolve", "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "moves", "decisions",
+        "moves_to", "into_occupied", "hold_supports", "move_supports", "convoyed", "convoys_for", "unmatched",
+        "settled", "guess", "visited", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths",
+        "supports", "convoys", "transforms",
     )
 
     def __init__(self, board: Board, orders: dict[str, Order]) -> None:
@@ -84,7 +112,7 @@ class _Resolver:
         province_at = board.province_at  # every location in the orders is one of the map's (legality)
         decided: dict[str, Order] = orders
         owner: dict[str, Unit] = unit_at  # decision key -> the unit deciding
-        origin: dict[str, str] | None = None  # decision key -> province the move starts from
+        origin: dict[str, str] = {}  # second-leg key -> the province it starts from (any other move: its key)
         first_leg: dict[str, str] = {}  # second-leg key -> first-leg key
         target: dict[str, str] = {}  # move key -> destination province
         moves_to: dict[str, list[str]] = {}  # province -> the moves into it
@@ -93,45 +121,52 @@ class _Resolver:
         supports: list[str] = []
         convoys: list[str] = []
         convoyed: set[str] = set()
-        by_land: list[str] = []  # army moves to a neighbour, convoyed only if their own power convoys them
         transforms: list[str] = []
         pairs: list[str] = []  # moves into the province of a unit moving back here (seen second)
+        into_empty: list[str] = []  # moves (not second legs) into a province without a unit
+        into_occupied: list[str] = []  # moves (legs too) into a province with a unit, in order
         for province, order in orders.items():
             kind = type(order)
             if kind is Move:
                 destination = province_at[order.destination]  # type: ignore[union-attr]
                 unit_kind = unit_at[province].kind
                 if order.waypoints and unit_kind is FLEET:  # type: ignore[union-attr]
-                    if origin is None:
-                        decided, owner, origin = dict(orders), dict(unit_at), dict(zip(unit_at, unit_at))
+                    if decided is orders:
+                        decided, owner = dict(orders), dict(unit_at)
                     middle = order.waypoints[0]  # type: ignore[union-attr]
+                    halfway = province_of(middle)
                     leg = province + SECOND_LEG
                     decided[province] = Move(order.unit, order.location, middle)  # type: ignore[union-attr]
                     decided[leg] = Move(order.unit, middle, order.destination)  # type: ignore[union-attr]
-                    owner[leg], origin[leg], first_leg[leg] = owner[province], province_of(middle), province
-                    target[province] = province_of(middle)
-                    if target.get(target[province]) == province:
+                    owner[leg], origin[leg], first_leg[leg] = owner[province], halfway, province
+                    target[province] = halfway
+                    if target.get(halfway) == province:
                         pairs.append(province)
                     target[leg] = destination
-                    moves_to.setdefault(province_of(middle), []).append(province)
+                    moves_to.setdefault(halfway, []).append(province)
                     moves_to.setdefault(destination, []).append(leg)
                     moves += (province, leg)
                     decisions += (province, leg)
+                    (into_occupied if halfway in unit_at else into_empty).append(province)
+                    if destination in unit_at:
+                        into_occupied.append(leg)
                     continue
                 target[province] = destination
-                if destination in moves_to:
-                    moves_to[destination].append(province)
-                else:
+                rivals = moves_to.get(destination)
+                if rivals is None:
                     moves_to[destination] = [province]
-                if target.get(destination) == province:
-                    pairs.append(province)
+                else:
+                    rivals.append(province)
+                if destination in unit_at:
+                    into_occupied.append(province)
+                    if target.get(destination) == province:
+                        pairs.append(province)
+                else:
+                    into_empty.append(province)
                 moves.append(province)
                 decisions.append(province)
-                if unit_kind is ARMY:
-                    if order.via_convoy or destination not in neighbours[province]:  # type: ignore[union-attr]
-                        convoyed.add(province)
-                    else:
-                        by_land.append(province)
+                if unit_kind is ARMY and (order.via_convoy or destination not in neighbours[province]):  # type: ignore[union-attr]
+                    convoyed.add(province)
             elif kind is SupportHold or kind is SupportMove:
                 supports.append(province)
                 decisions.append(province)
@@ -141,27 +176,20 @@ class _Resolver:
             elif kind is Transform:
                 transforms.append(province)
         self.supports, self.convoys, self.transforms = supports, convoys, transforms
-        self.orders, self.owner, self.first_leg = decided, owner, first_leg
-        self.origin = dict(zip(unit_at, unit_at)) if origin is None else origin
+        self.orders, self.owner, self.origin, self.first_leg = decided, owner, origin, first_leg
         self.target, self.moves, self.decisions, self.moves_to = target, moves, decisions, moves_to
-        self.hold_supports: dict[str, list[str]] = {}
-        self.move_supports: dict[str, list[str]] = {}
+        self.into_occupied = into_occupied
         self.convoyed = convoyed
-        self.convoys_for: dict[str, set[str]] = {}
-        self.unmatched: dict[str, str] = {}
-        self.resolution: dict[str, bool] = {}
-        self.resolved: set[str] = set()
+        # convoyed move -> the fleets convoying it (absent: none does)
+        self.convoys_for = convoys_for = self._convoyed(convoys) if convoys else {}
+        self.settled: dict[str, bool] = {}
+        self.guess: dict[str, bool] = {}
         self.visited: set[str] = set()
         self.cycle: list[str] = []
         self.guess_based = False
         self.recursion_hits = 0
+        self.resolve: Callable[[str], bool] = self._quick
         self.paths: dict[str, bool] = {}  # convoyed move -> its path, once its fleets are settled
-        if convoys:
-            self._convoyed(by_land, convoys)
-        elif convoyed:
-            self.convoys_for = {province: set() for province in convoyed}
-        if supports or convoys:
-            self._index(supports, convoys)
         # Head-to-head battles: two moves by land into each other's province
         # (never a convoyed move nor a leg of a double move, ruling R30);
         # a move into a province whose unit does not move back has none.
@@ -172,77 +200,113 @@ class _Resolver:
                 self.opposing[key] = other
                 self.opposing[other] = key
         self.needs_path = convoyed | first_leg.keys() if first_leg else convoyed  # moves whose path is a decision
-        # Decisions that depend on no other are settled at once: a plain move
-        # by land into an empty province nobody else enters (its supports
-        # add to a strength nothing opposes; they stay decisions of their
-        # own), and the supports and convoys nobody attacks (``_index``).
-        resolution, resolved = self.resolution, self.resolved
-        for province in moves:
-            destination = target[province]
-            if (
-                destination not in unit_at
-                and len(moves_to[destination]) == 1
-                and province not in convoyed
-                and province not in first_leg
-            ):
-                resolution[province] = True
-                resolved.add(province)
+        self.unmatched: dict[str, str] = {}
+        self.hold_supports: dict[str, list[str]] = {}
+        self.move_supports: dict[str, list[str]] = {}
+        if supports:
+            self._index_supports(supports)
+        settled = self.settled
+        for province in convoys:
+            army = province_at[decided[province].target]  # type: ignore[union-attr]
+            if province not in convoys_for.get(army, ()):
+                self.unmatched[province] = "the army does not move as convoyed"
+                settled[province] = False
+            elif province not in moves_to:
+                settled[province] = True  # a convoy nobody attacks holds
+        # Moves that depend on no other decision are settled at once: a
+        # move by land into an empty province nobody else enters (its
+        # supports add to a strength nothing opposes; they stay decisions of
+        # their own) and a convoyed move no fleet convoys (no path).
+        for province in into_empty:
+            if len(moves_to[target[province]]) == 1 and province not in convoyed:
+                settled[province] = True
+        if convoyed:
+            for province in convoyed:
+                if province not in convoys_for:
+                    settled[province] = False
 
     # --- set-up -------------------------------------------------------------
 
-    def _convoyed(self, by_land: list[str], convoys: list[str]) -> None:
-        """The fleets convoying each convoyed army move, and the army moves
-        to a neighbour that go by convoy because a fleet of their own power
-        convoys them (DATC 4.A.3)."""
+    def _convoyed(self, convoys: list[str]) -> dict[str, set[str]]:
+        """The fleets convoying each convoyed army move (the moves no fleet
+        convoys left out), after adding the army moves to a neighbour that go
+        by convoy because a fleet of their own power convoys them (DATC
+        4.A.3)."""
         orders, unit_at, target, convoyed = self.orders, self.unit_at, self.target, self.convoyed
         province_at = self.board.province_at
         convoying: dict[tuple[str, str], set[str]] = {}  # (army, destination) -> fleets convoying it there
         for fleet in convoys:
             convoy: Convoy = orders[fleet]  # type: ignore[assignment]
             convoying.setdefault((province_at[convoy.target], convoy.destination), set()).add(fleet)
-        for province in by_land:
-            fleets = convoying.get((province, target[province]))
-            if fleets and any(unit_at[f].power == unit_at[province].power for f in fleets):
-                convoyed.add(province)
-        self.convoys_for = {province: convoying.get((province, target[province])) or set() for province in convoyed}
+        for (army, destination), fleets in convoying.items():
+            if target.get(army) == destination and army not in convoyed and unit_at[army].kind is ARMY:
+                power = unit_at[army].power  # an army move to a neighbour: convoyed if its own power convoys it
+                if any(unit_at[fleet].power == power for fleet in fleets):
+                    convoyed.add(army)
+        convoys_for = {}
+        for province in convoyed:
+            convoying_it = convoying.get((province, target[province]))
+            if convoying_it:
+                convoys_for[province] = convoying_it
+        return convoys_for
 
-    def _index(self, supports: list[str], convoys: list[str]) -> None:
-        orders, target, moves_to = self.orders, self.target, self.moves_to
-        province_at = self.board.province_at
+    def _index_supports(self, supports: list[str]) -> None:
+        """The supports of each move and each holding unit, the supports
+        that match no order (settled as failed), and the supports whose
+        fate needs no other decision, settled at once: one nobody attacks,
+        one attacked only by its own power or by moves without a path, and
+        one cut by a move by land (``_support_given`` asking no question)."""
+        orders, target, moves_to, owner, origin = self.orders, self.target, self.moves_to, self.owner, self.origin
+        unit_at, province_at, settled, unmatched = self.unit_at, self.board.province_at, self.settled, self.unmatched
+        needs_path, first_leg, convoys_for = self.needs_path, self.first_leg, self.convoys_for
+        hold_supports, move_supports = self.hold_supports, self.move_supports
         for province in supports:
             order: SupportHold | SupportMove = orders[province]  # type: ignore[assignment]
-            if type(order) is SupportHold:
-                target_province = province_at[order.target]
-                if type(orders.get(target_province)) is Move:
-                    self.unmatched[province] = "the supported unit moves instead of holding"
-                else:
-                    self.hold_supports.setdefault(target_province, []).append(province)
-                continue
             supported = province_at[order.target]
-            wanted = province_at[order.destination]  # type: ignore[union-attr]
-            leg = supported + SECOND_LEG
-            if leg in target and target[leg] == wanted:
-                supported = leg
-            move = orders.get(supported)
-            if type(move) is not Move or target[supported] != wanted:
-                self.unmatched[province] = "the supported unit does not make that move"
-            elif order.destination != wanted and order.destination != move.destination:  # type: ignore[union-attr]
-                self.unmatched[province] = f"the supported fleet moves to {move.destination}"
+            reason = None  # why the support matches no order
+            if type(order) is SupportHold:
+                exempt = None
+                index = hold_supports
+                if type(orders.get(supported)) is Move:
+                    reason = "the supported unit moves instead of holding"
             else:
-                self.move_supports.setdefault(supported, []).append(province)
-        for province in convoys:
-            army = province_at[orders[province].target]  # type: ignore[union-attr]
-            if province not in self.convoys_for.get(army, ()):
-                self.unmatched[province] = "the army does not move as convoyed"
-        resolution, resolved = self.resolution, self.resolved
-        for province in self.unmatched:
-            resolution[province] = False
-            resolved.add(province)
-        # A support or convoy nobody attacks is given.
-        for province in (*supports, *convoys):
-            if province not in moves_to and province not in resolved:
-                resolution[province] = True
-                resolved.add(province)
+                exempt = wanted = province_at[order.destination]  # type: ignore[union-attr]
+                index = move_supports
+                leg = supported + SECOND_LEG
+                if leg in target and target[leg] == wanted:
+                    supported = leg
+                move = orders.get(supported)
+                if type(move) is not Move or target[supported] != wanted:
+                    reason = "the supported unit does not make that move"
+                elif order.destination != wanted and order.destination != move.destination:  # type: ignore[union-attr]
+                    reason = f"the supported fleet moves to {move.destination}"
+            if reason is not None:
+                unmatched[province] = reason
+                settled[province] = False
+                continue
+            if supported in index:
+                index[supported].append(province)
+            else:
+                index[supported] = [province]
+            attackers = moves_to.get(province)
+            if attackers is None:
+                settled[province] = True
+                continue
+            # ``_support_given`` without its questions, as far as it can go.
+            power = unit_at[province].power
+            for attacker in attackers:
+                if owner[attacker].power == power:
+                    continue
+                if origin.get(attacker, attacker) == exempt:
+                    break  # cut only if that move succeeds: a decision
+                if attacker in needs_path:
+                    if attacker in first_leg or attacker in convoys_for:
+                        break  # cut only if the first leg or the convoy succeeds
+                    continue  # a convoyed move no fleet convoys: no path, no cut
+                settled[province] = False  # cut by a move by land
+                break
+            else:
+                settled[province] = True
 
     def head_to_head(self, province: str) -> str | None:
         """The province of the unit that ``province``'s move meets head to head
@@ -251,63 +315,67 @@ class _Resolver:
 
     # --- the guess algorithm (DATC 5.F) -------------------------------------
 
-    def resolve(self, key: str) -> bool:
-        resolution, cycle, visited = self.resolution, self.cycle, self.visited
-        if key in self.resolved:
-            return resolution[key]
+    def _quick(self, key: str) -> bool:
+        value = self.settled.get(key)
+        if value is not None:
+            return value
+        visited = self.visited
+        if key in visited:
+            raise _Cycle  # a guess is needed: ``resolve_movement`` starts again with ``_guess``
+        visited.add(key)  # (left there once settled: ``settled`` is asked first)
+        value = self._move_succeeds(key) if key in self.target else self._hold_or_give(key)
+        self.settled[key] = value
+        return value
+
+    def _guess(self, key: str) -> bool:
+        value = self.settled.get(key)
+        if value is not None:
+            return value
+        cycle, visited, guess = self.cycle, self.visited, self.guess
         if key in cycle:
             self.guess_based = True
-            return resolution[key]
+            return guess[key]
         if key in visited:
             cycle.append(key)
             self.guess_based = True
             self.recursion_hits += 1
-            return resolution[key]
+            return guess[key]
         visited.add(key)
         old_cycle_length = len(cycle)
         old_guess_based = self.guess_based
         old_recursion_hits = self.recursion_hits
         self.guess_based = False
-        resolution[key] = False
-        order = self.orders[key]
-        kind = type(order)  # ``adjudicate`` inline
-        if kind is Move:
-            first = self._move_succeeds(key)
-        elif kind is Convoy:
-            first = self._convoy_holds(key)
-        else:
-            first = self._support_given(key, order)  # type: ignore[arg-type]
+        guess[key] = False
+        first = self.adjudicate(key)
         if not self.guess_based:  # no guess was needed: settled (``_settle`` inlined, the common case)
             self.guess_based = old_guess_based
-            resolution[key] = first
-            self.resolved.add(key)
+            self.settled[key] = first
             visited.discard(key)
             return first
-        if key in self.cycle:
+        if key in cycle:
             self.recursion_hits -= 1
         if self.recursion_hits == old_recursion_hits:
             # This decision is the ancestor of the whole cycle: try the other guess.
-            del self.cycle[old_cycle_length:]
-            self.resolution[key] = True
+            del cycle[old_cycle_length:]
+            guess[key] = True
             second = self.adjudicate(key)
             if first == second:
-                del self.cycle[old_cycle_length:]
+                del cycle[old_cycle_length:]
                 self.guess_based = old_guess_based
                 return self._settle(key, first)
-            self._backup_rule(self.cycle[old_cycle_length:] or [key])
-            del self.cycle[old_cycle_length:]
+            self._backup_rule(cycle[old_cycle_length:] or [key])
+            del cycle[old_cycle_length:]
             self.guess_based = old_guess_based
-            self.visited.discard(key)
-            return self.resolve(key)
-        if key not in self.cycle:
-            self.cycle.append(key)
-        self.resolution[key] = first
-        self.visited.discard(key)
+            visited.discard(key)
+            return self._guess(key)
+        if key not in cycle:
+            cycle.append(key)
+        guess[key] = first
+        visited.discard(key)
         return first
 
     def _settle(self, key: str, value: bool) -> bool:
-        self.resolution[key] = value
-        self.resolved.add(key)
+        self.settled[key] = value
         self.visited.discard(key)
         return value
 
@@ -330,20 +398,24 @@ class _Resolver:
     # --- the conditions (DATC 5.B) --------------------------------------------
 
     def adjudicate(self, key: str) -> bool:
+        return self._move_succeeds(key) if key in self.target else self._hold_or_give(key)
+
+    def _hold_or_give(self, key: str) -> bool:
+        """Whether the convoy or support ``key`` holds or is given."""
         order = self.orders[key]
-        kind = type(order)
-        if kind is Move:
-            return self._move_succeeds(key)
-        if kind is SupportHold or kind is SupportMove:
-            return self._support_given(key, order)  # type: ignore[arg-type]
-        return self._convoy_holds(key)
+        if type(order) is Convoy:
+            return self._convoy_holds(key)
+        return self._support_given(key, order)  # type: ignore[arg-type]
 
     def _convoy_holds(self, key: str) -> bool:
         # The attacks on the fleet are adjudicated in place rather than
         # resolved as decisions of their own, so that a convoy paradox is
         # always one clean cycle through the convoy (DATC 5.D, Pandin's
         # paradox).
-        return not any(self.adjudicate(m) for m in self.moves_to.get(key, ()))
+        for attacker in self.moves_to.get(key, ()):
+            if self._move_succeeds(attacker):
+                return False
+        return True
 
     def _support_given(self, key: str, order: SupportHold | SupportMove) -> bool:
         attackers = self.moves_to.get(key)
@@ -351,10 +423,11 @@ class _Resolver:
             return True
         power = self.unit_at[key].power
         exempt = self.board.province_at[order.destination] if type(order) is SupportMove else None
+        owner, origin = self.owner, self.origin
         for attacker in attackers:
-            if self.owner[attacker].power == power:
+            if owner[attacker].power == power:
                 continue
-            if self.origin[attacker] == exempt:
+            if origin.get(attacker, attacker) == exempt:
                 if self.resolve(attacker):
                     return False
             elif self.path(attacker):
@@ -372,81 +445,83 @@ class _Resolver:
         known = self.paths.get(key)
         if known is not None:
             return known
-        fleets = self.convoys_for[key]
-        destination = self.target[key]
-        found = route_exists(key, destination, lambda fleet: fleet in fleets and self.resolve(fleet), self.board)
-        if fleets <= self.resolved:
+        fleets = self.convoys_for.get(key)
+        if not fleets:
+            return False  # no fleet convoys it (``route_exists`` would ask nothing)
+        found = route_exists(key, self.target[key], lambda fleet: fleet in fleets and self.resolve(fleet), self.board)
+        if fleets <= self.settled.keys():
             self.paths[key] = found  # settled fleets only: asking again gives the same
         return found
 
-    def _given(self, supporters: list[str] | None, excluded_power: str | None = None) -> int:
-        if not supporters:
-            return 0
+    def _given(self, supporters: list[str], excluded_power: str | None = None) -> int:
+        """The supports given among ``supporters`` (those of ``excluded_power`` not counted)."""
         count = 0
-        resolved, resolution = self.resolved, self.resolution
+        settled = self.settled
         for supporter in supporters:
-            if (resolution[supporter] if supporter in resolved else self.resolve(supporter)) and (
-                excluded_power is None or self.unit_at[supporter].power != excluded_power
-            ):
+            given = settled.get(supporter)
+            if given is None:
+                given = self.resolve(supporter)
+            if given and (excluded_power is None or self.unit_at[supporter].power != excluded_power):
                 count += 1
         return count
-
-    def _decided(self, key: str) -> bool:
-        """``resolve(key)``, without the call when it is settled already."""
-        return self.resolution[key] if key in self.resolved else self.resolve(key)
-
-    def defender(self, key: str) -> Unit | None:
-        """The unit the move ``key`` attacks: the one in its destination,
-        unless that unit moves away (not head to head) with success."""
-        destination = self.target[key]
-        defender = self.unit_at.get(destination)
-        if defender is not None and destination in self.target and self.opposing.get(key) is None \
-                and self._decided(destination):
-            return None
-        return defender
-
-    def prevent_strength(self, key: str) -> int:
-        if key in self.needs_path and not self.path(key):
-            return 0
-        opponent = self.opposing.get(key)
-        if opponent is not None and self._decided(opponent):
-            return 0
-        return 1 + self._given(self.move_supports.get(key))
 
     def _move_succeeds(self, key: str) -> bool:
         # The attack strength first, with ``defender`` inline: no path, or a
         # defender of the mover's own power, means strength 0 (the questions
         # asked in the order of DATC 5.B, which the guess algorithm depends on).
-        if key in self.needs_path and not self.path(key):
+        needs_path = self.needs_path
+        if key in needs_path and not self.path(key):
             return False
-        target, resolution, resolved = self.target, self.resolution, self.resolved
+        target, settled, unit_at = self.target, self.settled, self.unit_at
         destination = target[key]
-        opponent = self.opposing.get(key)
-        defender = self.unit_at.get(destination)
-        if defender is not None and destination in target and opponent is None \
-                and (resolution[destination] if destination in resolved else self.resolve(destination)):
-            defender = None
-        supporters = self.move_supports.get(key)
+        opposing = self.opposing
+        opponent = opposing.get(key)
+        defender = unit_at.get(destination)
+        leaves = False  # whether the unit in the destination moves away (asked only if it tries, not head to head)
+        if defender is not None and opponent is None and destination in target:
+            leaves = settled.get(destination)  # type: ignore[assignment]
+            if leaves is None:
+                leaves = self.resolve(destination)
+            if leaves:
+                defender = None
+        move_supports = self.move_supports
+        supporters = move_supports.get(key)
         if defender is None:
             attack = 1 + self._given(supporters) if supporters else 1
         elif defender.power == self.owner[key].power:
             return False
         else:
-            attack = 1 + self._given(supporters, excluded_power=defender.power) if supporters else 1
+            attack = 1 + self._given(supporters, defender.power) if supporters else 1
         if opponent is not None:
             # The defend strength of the unit met head to head.
-            if attack <= 1 + self._given(self.move_supports.get(opponent)):
+            supporters = move_supports.get(opponent)
+            if attack <= (1 + self._given(supporters) if supporters else 1):
                 return False
-        elif destination in self.unit_at:
+        elif destination in unit_at:
             # The hold strength of the destination: a unit that moves away
-            # holds with 0 if it leaves, 1 if not; one that stays, 1 + support.
-            if destination in self.target:
-                if attack <= (0 if self._decided(destination) else 1):
+            # holds with 0 if it leaves (asked above), 1 if not; one that
+            # stays, 1 + support.
+            if destination in target:
+                if not leaves and attack <= 1:
                     return False
-            elif attack <= 1 + self._given(self.hold_supports.get(destination)):
-                return False
+            else:
+                supporters = self.hold_supports.get(destination)
+                if attack <= (1 + self._given(supporters) if supporters else 1):
+                    return False
+        # The prevent strength of every other move into the destination:
+        # 0 without a path or after losing a head-to-head battle.
         for other in self.moves_to[destination]:
-            if other != key and attack <= self.prevent_strength(other):
+            if other == key or (other in needs_path and not self.path(other)):
+                continue
+            rival = opposing.get(other)
+            if rival is not None:
+                beaten = settled.get(rival)
+                if beaten is None:
+                    beaten = self.resolve(rival)
+                if beaten:
+                    continue
+            supporters = move_supports.get(other)
+            if attack <= (1 + self._given(supporters) if supporters else 1):
                 return False
         return True
 
@@ -462,31 +537,39 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
     convoyed) and the standoff provinces.
     """
     resolver = _Resolver(board, orders)
-    resolve, resolved = resolver.resolve, resolver.resolved
-    for key in resolver.decisions:
-        if key not in resolved:
-            resolve(key)
-    unit_at, resolution, target, moves_to = board.unit_at, resolver.resolution, resolver.target, resolver.moves_to
-    first_leg, decided = resolver.first_leg, resolver.orders
+    settled, visited, target = resolver.settled, resolver.visited, resolver.target
+    move_succeeds, hold_or_give = resolver._move_succeeds, resolver._hold_or_give
+    try:
+        for key in resolver.decisions:
+            if key not in settled:  # ``_quick`` inline
+                visited.add(key)
+                settled[key] = move_succeeds(key) if key in target else hold_or_give(key)
+    except _Cycle:
+        visited.clear()
+        resolver.resolve = resolve = resolver._guess
+        for key in resolver.decisions:
+            if key not in settled:
+                resolve(key)
+    unit_at, first_leg, decided, moves = board.unit_at, resolver.first_leg, resolver.orders, resolver.moves
     final: dict[str, Location]  # province -> where its unit moved
     if first_leg:
         final = {}
-        for province in resolver.moves:
+        for province in moves:
             if province in first_leg:
                 continue  # a second leg: its unit is the one of the first
             leg = province + SECOND_LEG
-            if leg in target and resolution[leg]:
+            if leg in target and settled[leg]:
                 final[province] = decided[leg].destination  # type: ignore[union-attr]
-            elif resolution[province]:
+            elif settled[province]:
                 final[province] = decided[province].destination  # type: ignore[union-attr]
     else:
-        final = {key: decided[key].destination for key in resolver.moves if resolution[key]}  # type: ignore[union-attr]
-    dislodger: dict[str, str] = {}
-    for province, attackers in moves_to.items():
-        if province in unit_at and province not in final:
-            for attacker in attackers:
-                if resolution[attacker]:
-                    dislodger[province] = attacker
+        final = {key: decided[key].destination for key in moves if settled[key]}  # type: ignore[union-attr]
+    dislodger: dict[str, str] = {}  # province -> the successful move into it, when its unit stayed
+    for key in resolver.into_occupied:
+        if settled[key]:
+            destination = target[key]
+            if destination not in final:
+                dislodger[destination] = key
 
     # The units afterwards, in the board's order: a copy of the board with
     # the units that moved or transformed replaced and the dislodged ones
@@ -501,7 +584,8 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
         moved = made.get((unit.power, location, unit.kind is ARMY))  # ``make_unit`` inline
         after[province] = moved if moved is not None else make_unit(unit.power, unit.kind, location)
         if location != orders[province].destination:  # type: ignore[union-attr]  # a double move stopped halfway
-            outcomes[province] = _outcome(resolver, province, orders[province], None, final)
+            reason = _move_failure(resolver, province + SECOND_LEG)
+            outcomes[province] = UnitOutcome(False, f"stopped in {location}: second leg {reason}", None)
     for province in resolver.transforms:
         if province not in dislodger:
             unit, order = unit_at[province], orders[province]
@@ -509,83 +593,89 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
             after[province] = make_unit(unit.power, order.into, location)  # type: ignore[union-attr]
     dislodged: list[tuple[Unit, str, bool]] = []
     if dislodger:
+        origin, convoyed = resolver.origin, resolver.convoyed
         for province in unit_at if len(dislodger) > 1 else dislodger:  # the board's order
             if province in dislodger:
                 attacker = dislodger[province]
-                origin = resolver.origin[attacker]
-                outcomes[province] = _outcome(resolver, province, orders[province], origin, final)
-                dislodged.append((unit_at[province], origin, attacker in resolver.convoyed))
+                by = origin.get(attacker, attacker)
+                outcomes[province] = _dislodged_outcome(resolver, province, orders[province], by)
+                dislodged.append((unit_at[province], by, attacker in convoyed))
                 del after[province]
-    for province in resolver.moves:
-        if province not in final and province not in outcomes and province not in first_leg:
-            outcomes[province] = _outcome(resolver, province, orders[province], None, final)
+    failed = [key for key in moves if not settled[key]]
+    needs_path, owner = resolver.needs_path, resolver.owner
+    for province in failed:
+        if province in final or province in outcomes or province in first_leg:
+            continue
+        # ``_move_failure`` inline for a move by land into an empty province
+        # or one of another power's unit: the common case.
+        if province not in needs_path:
+            defender = unit_at.get(target[province])
+            if defender is None or defender.power != owner[province].power:
+                outcomes[province] = _BOUNCED
+                continue
+        outcomes[province] = _FAILED[_move_failure(resolver, province)]
+    unmatched = resolver.unmatched
     for province in resolver.supports:
-        if not resolution[province] and province not in outcomes:
-            outcomes[province] = _outcome(resolver, province, orders[province], None, final)
+        if not settled[province] and province not in outcomes:
+            outcomes[province] = UnitOutcome(False, unmatched[province], None) if province in unmatched else _CUT
     for province in resolver.convoys:
         if province not in outcomes:
-            outcome = _outcome(resolver, province, orders[province], None, final)
-            if outcome is not _SUCCEEDED:
-                outcomes[province] = outcome
+            if not settled[province]:
+                reason = unmatched.get(province, "convoy paradox (Szykman rule)")
+                outcomes[province] = UnitOutcome(False, reason, None)
+            elif board.province_at[decided[province].target] not in final:  # type: ignore[union-attr]
+                outcomes[province] = _FAILED["the convoyed army did not arrive"]
     units = tuple(after.values())
 
+    # The standoffs: the empty provinces some move with a path did not
+    # reach, unless that move lost a head-to-head battle against the unit
+    # now in its province.
     occupied = frozenset([unit.province for unit in units])
     standoffs = set()
-    needs_path, path = resolver.needs_path, resolver.path
-    for key in resolver.moves:
-        if resolution[key] or (key in needs_path and not path(key)):
-            continue
+    path, opposing = resolver.path, resolver.opposing
+    for key in failed:
         destination = target[key]
-        lost_head_to_head = (
-            key in dislodger
-            and resolver.origin[dislodger[key]] == destination
-            and resolver.head_to_head(key) == destination
-        )
-        if destination not in occupied and not lost_head_to_head:
-            standoffs.add(destination)
+        if destination in occupied or (key in needs_path and not path(key)):
+            continue
+        if opposing.get(key) == destination and key in dislodger:
+            attacker = dislodger[key]
+            if resolver.origin.get(attacker, attacker) == destination:
+                continue  # lost a head-to-head battle
+        standoffs.add(destination)
     return MovementOutcome(outcomes, units, occupied, tuple(dislodged), frozenset(standoffs))
 
 
-def _move_failure(resolver: _Resolver, key: str, order: Move) -> str:
-    if not resolver.path(key):
+def _move_failure(resolver: _Resolver, key: str) -> str:
+    """Why the failed move ``key`` failed."""
+    if key in resolver.needs_path and not resolver.path(key):
         if key in resolver.first_leg:
             return "the first leg failed"
-        return "no convoy" if not resolver.convoys_for.get(key) else "convoy disrupted"
-    defender = resolver.defender(key)
-    if defender is not None and defender.power == resolver.owner[key].power:  # no attack strength
-        return "cannot dislodge a unit of its own power"
-    return "bounced"
+        return "no convoy" if key not in resolver.convoys_for else "convoy disrupted"
+    # The unit the move attacked: the one in its destination, unless that
+    # unit moved away (not head to head) with success.
+    destination = resolver.target[key]
+    defender = resolver.unit_at.get(destination)
+    if defender is None or defender.power != resolver.owner[key].power:
+        return "bounced"
+    if destination in resolver.target and key not in resolver.opposing and resolver.settled[destination]:
+        return "bounced"
+    return "cannot dislodge a unit of its own power"  # no attack strength
 
 
-def _outcome(
-    resolver: _Resolver, province: str, order: Order, dislodged_by: str | None, final: dict[str, Location]
-) -> UnitOutcome:
+def _dislodged_outcome(resolver: _Resolver, province: str, order: Order, dislodged_by: str) -> UnitOutcome:
+    """The outcome of the unit in ``province``, dislodged by the move from ``dislodged_by``."""
     kind = type(order)
     if kind is Move:
-        if final.get(province) == order.destination:  # type: ignore[union-attr]
-            return _SUCCEEDED
-        first: Move = resolver.orders[province]  # type: ignore[assignment]
-        if province in final:  # a double move that stopped halfway
-            leg = second_leg(province)
-            reason = _move_failure(resolver, leg, resolver.orders[leg])  # type: ignore[arg-type]
-            return UnitOutcome(False, f"stopped in {final[province]}: second leg {reason}", None)
-        return UnitOutcome(False, _move_failure(resolver, province, first), dislodged_by)
-    if province in resolver.unmatched:
-        return UnitOutcome(False, resolver.unmatched[province], dislodged_by)
+        return UnitOutcome(False, _move_failure(resolver, province), dislodged_by)
+    reason = resolver.unmatched.get(province)
+    if reason is not None:
+        return UnitOutcome(False, reason, dislodged_by)
     if kind is SupportHold or kind is SupportMove:
-        if resolver.resolution[province]:
-            return _SUCCEEDED if dislodged_by is None else UnitOutcome(True, "", dislodged_by)
-        return UnitOutcome(False, "dislodged" if dislodged_by else "cut", dislodged_by)
-    if kind is Convoy:
-        if dislodged_by or not resolver.resolution[province]:
-            return UnitOutcome(False, "dislodged" if dislodged_by else "convoy paradox (Szykman rule)", dislodged_by)
-        if province_of(order.target) not in final:  # type: ignore[union-attr]
-            return UnitOutcome(False, "the convoyed army did not arrive", None)
-        return _SUCCEEDED
-    if kind is Transform and dislodged_by:
+        if resolver.settled[province]:
+            return UnitOutcome(True, "", dislodged_by)
+        return UnitOutcome(False, "dislodged", dislodged_by)
+    if kind is Transform:
         return UnitOutcome(False, "dislodged, so it does not transform", dislodged_by)
-    if dislodged_by is None:
-        return _SUCCEEDED
     return UnitOutcome(False, "dislodged", dislodged_by)
 
 
