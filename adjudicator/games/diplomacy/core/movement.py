@@ -17,9 +17,9 @@ R29, R30).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import AbstractSet, Callable, NamedTuple
+from typing import AbstractSet, Callable, Iterable, NamedTuple
 
-from adjudicator.games.diplomacy.core.board import Board, route_exists
+from adjudicator.games.diplomacy.core.board import Board
 from adjudicator.games.diplomacy.core.model import (
     ARMY, FLEET, MADE_UNITS, Location, Unit, make_unit, province_of,
 )
@@ -63,6 +63,7 @@ _FAILED = {
     )
 }
 _BOUNCED, _CUT = _FAILED["bounced"], _FAILED["cut"]
+_NOWHERE: frozenset[str] = frozenset()
 
 
 class _Cycle(Exception):
@@ -93,9 +94,9 @@ class _Resolver:
     """
 
     __slots__ = (
-        "resolve", "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "moves", "decisions",
+        "resolve", "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "decisions",
         "moves_to", "into_occupied", "hold_supports", "move_supports", "convoyed", "convoys_for", "unmatched",
-        "settled", "guess", "visited", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths",
+        "settled", "guess", "visited", "not_bounced", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths",
         "supports", "convoys", "transforms",
     )
 
@@ -105,9 +106,13 @@ class _Resolver:
         # Facts fixed by the orders alone, worked out in one pass: the order,
         # unit and origin of each decision (copies of the orders and units
         # only when a double move is split into legs), each move's
-        # destination province, the moves into each province, the decisions
-        # of each kind (in the orders' order) and the army moves that go by
-        # convoy whatever the fleets do (not to a neighbour, or "via convoy").
+        # destination province (``target``: the moves in order), the moves
+        # into each province, the supports, convoys and transforms (in the
+        # orders' order) and the army moves that go by convoy whatever the
+        # fleets do (not to a neighbour, or "via convoy").  A unit that
+        # holds is settled at once, so that the decisions can be taken in
+        # the orders' order by walking the orders (a list of them only with
+        # a double move, whose second leg comes right after the first).
         neighbours = board.army_neighbours
         province_at = board.province_at  # every location in the orders is one of the map's (legality)
         decided: dict[str, Order] = orders
@@ -116,14 +121,13 @@ class _Resolver:
         first_leg: dict[str, str] = {}  # second-leg key -> first-leg key
         target: dict[str, str] = {}  # move key -> destination province
         moves_to: dict[str, list[str]] = {}  # province -> the moves into it
-        moves: list[str] = []
-        decisions: list[str] = []  # every move, support and convoy key, in order
+        settled: dict[str, bool] = {}
         supports: list[str] = []
         convoys: list[str] = []
         convoyed: set[str] = set()
         transforms: list[str] = []
         pairs: list[str] = []  # moves into the province of a unit moving back here (seen second)
-        into_empty: list[str] = []  # moves (not second legs) into a province without a unit
+        alone: list[list[str]] = []  # the moves into each province without a unit (one move: settled below)
         into_occupied: list[str] = []  # moves (legs too) into a province with a unit, in order
         for province, order in orders.items():
             kind = type(order)
@@ -143,47 +147,60 @@ class _Resolver:
                     if target.get(halfway) == province:
                         pairs.append(province)
                     target[leg] = destination
-                    moves_to.setdefault(halfway, []).append(province)
-                    moves_to.setdefault(destination, []).append(leg)
-                    moves += (province, leg)
-                    decisions += (province, leg)
-                    (into_occupied if halfway in unit_at else into_empty).append(province)
-                    if destination in unit_at:
-                        into_occupied.append(leg)
+                    for key, place in ((province, halfway), (leg, destination)):
+                        if place in moves_to:
+                            moves_to[place].append(key)
+                        else:
+                            moves_to[place] = [key]
+                            if place not in unit_at and key is province:
+                                alone.append(moves_to[place])
+                        if place in unit_at:
+                            into_occupied.append(key)
                     continue
                 target[province] = destination
                 rivals = moves_to.get(destination)
-                if rivals is None:
-                    moves_to[destination] = [province]
-                else:
-                    rivals.append(province)
                 if destination in unit_at:
                     into_occupied.append(province)
                     if target.get(destination) == province:
                         pairs.append(province)
+                    if rivals is None:
+                        moves_to[destination] = [province]
+                    else:
+                        rivals.append(province)
+                elif rivals is None:
+                    moves_to[destination] = rivals = [province]
+                    alone.append(rivals)
                 else:
-                    into_empty.append(province)
-                moves.append(province)
-                decisions.append(province)
+                    rivals.append(province)
                 if unit_kind is ARMY and (order.via_convoy or destination not in neighbours[province]):  # type: ignore[union-attr]
                     convoyed.add(province)
-            elif kind is SupportHold or kind is SupportMove:
+            elif kind is SupportMove or kind is SupportHold:
                 supports.append(province)
-                decisions.append(province)
             elif kind is Convoy:
                 convoys.append(province)
-                decisions.append(province)
-            elif kind is Transform:
-                transforms.append(province)
+            else:
+                settled[province] = True  # not a decision (a hold or a transform)
+                if kind is Transform:
+                    transforms.append(province)
         self.supports, self.convoys, self.transforms = supports, convoys, transforms
         self.orders, self.owner, self.origin, self.first_leg = decided, owner, origin, first_leg
-        self.target, self.moves, self.decisions, self.moves_to = target, moves, decisions, moves_to
+        self.target, self.moves_to = target, moves_to
+        self.decisions: Iterable[str] = orders
+        if first_leg:
+            self.decisions = [
+                key for province in orders
+                for key in ((province, province + SECOND_LEG) if province + SECOND_LEG in first_leg else (province,))
+            ]
         self.into_occupied = into_occupied
         self.convoyed = convoyed
         # convoyed move -> the fleets convoying it (absent: none does)
         self.convoys_for = convoys_for = self._convoyed(convoys) if convoys else {}
-        self.settled: dict[str, bool] = {}
+        self.settled = settled
         self.guess: dict[str, bool] = {}
+        # The failed moves that did not simply bounce (no path, or a unit of
+        # their own power in the way), as the conditions met them: right
+        # once settled, unless guesses were made.
+        self.not_bounced: set[str] = set()
         self.visited: set[str] = set()
         self.cycle: list[str] = []
         self.guess_based = False
@@ -205,7 +222,6 @@ class _Resolver:
         self.move_supports: dict[str, list[str]] = {}
         if supports:
             self._index_supports(supports)
-        settled = self.settled
         for province in convoys:
             army = province_at[decided[province].target]  # type: ignore[union-attr]
             if province not in convoys_for.get(army, ()):
@@ -217,13 +233,14 @@ class _Resolver:
         # move by land into an empty province nobody else enters (its
         # supports add to a strength nothing opposes; they stay decisions of
         # their own) and a convoyed move no fleet convoys (no path).
-        for province in into_empty:
-            if len(moves_to[target[province]]) == 1 and province not in convoyed:
-                settled[province] = True
+        for rivals in alone:
+            if len(rivals) == 1 and rivals[0] not in convoyed:
+                settled[rivals[0]] = True
         if convoyed:
             for province in convoyed:
                 if province not in convoys_for:
                     settled[province] = False
+                    self.not_bounced.add(province)
 
     # --- set-up -------------------------------------------------------------
 
@@ -263,35 +280,37 @@ class _Resolver:
         for province in supports:
             order: SupportHold | SupportMove = orders[province]  # type: ignore[assignment]
             supported = province_at[order.target]
-            reason = None  # why the support matches no order
             if type(order) is SupportHold:
                 exempt = None
                 index = hold_supports
-                if type(orders.get(supported)) is Move:
-                    reason = "the supported unit moves instead of holding"
+                if supported in target:  # (``orders[supported]`` is a move)
+                    unmatched[province] = "the supported unit moves instead of holding"
+                    settled[province] = False
+                    continue
             else:
-                exempt = wanted = province_at[order.destination]  # type: ignore[union-attr]
+                destination = order.destination  # type: ignore[union-attr]
+                exempt = wanted = province_at[destination]
                 index = move_supports
-                leg = supported + SECOND_LEG
-                if leg in target and target[leg] == wanted:
-                    supported = leg
-                move = orders.get(supported)
-                if type(move) is not Move or target[supported] != wanted:
-                    reason = "the supported unit does not make that move"
-                elif order.destination != wanted and order.destination != move.destination:  # type: ignore[union-attr]
-                    reason = f"the supported fleet moves to {move.destination}"
-            if reason is not None:
-                unmatched[province] = reason
-                settled[province] = False
-                continue
+                if first_leg and target.get(supported + SECOND_LEG) == wanted:
+                    supported += SECOND_LEG
+                if target.get(supported) != wanted:
+                    unmatched[province] = "the supported unit does not make that move"
+                    settled[province] = False
+                    continue
+                if destination != wanted:  # a fleet's move to a coast: the same coast, if the move names one
+                    ordered = orders[supported].destination  # type: ignore[union-attr]
+                    if destination != ordered:
+                        unmatched[province] = f"the supported fleet moves to {ordered}"
+                        settled[province] = False
+                        continue
             if supported in index:
                 index[supported].append(province)
             else:
                 index[supported] = [province]
-            attackers = moves_to.get(province)
-            if attackers is None:
-                settled[province] = True
+            if province not in moves_to:
+                settled[province] = True  # nobody attacks it
                 continue
+            attackers = moves_to[province]
             # ``_support_given`` without its questions, as far as it can go.
             power = unit_at[province].power
             for attacker in attackers:
@@ -448,8 +467,28 @@ class _Resolver:
         fleets = self.convoys_for.get(key)
         if not fleets:
             return False  # no fleet convoys it (``route_exists`` would ask nothing)
-        found = route_exists(key, self.target[key], lambda fleet: fleet in fleets and self.resolve(fleet), self.board)
-        if fleets <= self.settled.keys():
+        # ``route_exists`` over the fleets convoying this move only (their
+        # convoy orders are legal: they stand in convoy waters), asked in the
+        # same order, with the reach of a fleet looked up when the army gets
+        # there rather than ``board.fleet_reach`` made for every fleet.
+        settled, resolve, unit_at, reaches = self.settled, self.resolve, self.unit_at, self.board.fleet_reaches
+        destination = self.target[key]
+        asked: set[str] = set()
+        holding: list[str] = []  # fleets that hold, the army not yet passed on from them
+        neighbours = self.board.sea_neighbours[key]
+        found = False
+        while not found:
+            for fleet in neighbours:
+                if fleet in fleets and fleet not in asked:
+                    asked.add(fleet)
+                    holds = settled.get(fleet)
+                    if holds if holds is not None else resolve(fleet):
+                        holding.append(fleet)
+            if not holding:
+                break
+            neighbours = reaches.get(unit_at[holding.pop()].location, _NOWHERE)
+            found = destination in neighbours
+        if fleets <= settled.keys():
             self.paths[key] = found  # settled fleets only: asking again gives the same
         return found
 
@@ -471,6 +510,7 @@ class _Resolver:
         # asked in the order of DATC 5.B, which the guess algorithm depends on).
         needs_path = self.needs_path
         if key in needs_path and not self.path(key):
+            self.not_bounced.add(key)
             return False
         target, settled, unit_at = self.target, self.settled, self.unit_at
         destination = target[key]
@@ -489,6 +529,7 @@ class _Resolver:
         if defender is None:
             attack = 1 + self._given(supporters) if supporters else 1
         elif defender.power == self.owner[key].power:
+            self.not_bounced.add(key)
             return False
         else:
             attack = 1 + self._given(supporters, defender.power) if supporters else 1
@@ -539,22 +580,24 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
     resolver = _Resolver(board, orders)
     settled, visited, target = resolver.settled, resolver.visited, resolver.target
     move_succeeds, hold_or_give = resolver._move_succeeds, resolver._hold_or_give
+    guessed = False
     try:
         for key in resolver.decisions:
             if key not in settled:  # ``_quick`` inline
                 visited.add(key)
                 settled[key] = move_succeeds(key) if key in target else hold_or_give(key)
     except _Cycle:
+        guessed = True
         visited.clear()
         resolver.resolve = resolve = resolver._guess
         for key in resolver.decisions:
             if key not in settled:
                 resolve(key)
-    unit_at, first_leg, decided, moves = board.unit_at, resolver.first_leg, resolver.orders, resolver.moves
+    unit_at, first_leg, decided = board.unit_at, resolver.first_leg, resolver.orders
     final: dict[str, Location]  # province -> where its unit moved
     if first_leg:
         final = {}
-        for province in moves:
+        for province in target:
             if province in first_leg:
                 continue  # a second leg: its unit is the one of the first
             leg = province + SECOND_LEG
@@ -563,7 +606,7 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
             elif settled[province]:
                 final[province] = decided[province].destination  # type: ignore[union-attr]
     else:
-        final = {key: decided[key].destination for key in moves if settled[key]}  # type: ignore[union-attr]
+        final = {key: decided[key].destination for key in target if settled[key]}  # type: ignore[union-attr]
     dislodger: dict[str, str] = {}  # province -> the successful move into it, when its unit stayed
     for key in resolver.into_occupied:
         if settled[key]:
@@ -592,8 +635,9 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
             location = unit.province if order.coast is None else f"{unit.province}/{order.coast}"  # type: ignore[union-attr]
             after[province] = make_unit(unit.power, order.into, location)  # type: ignore[union-attr]
     dislodged: list[tuple[Unit, str, bool]] = []
+    origin = resolver.origin
     if dislodger:
-        origin, convoyed = resolver.origin, resolver.convoyed
+        convoyed = resolver.convoyed
         for province in unit_at if len(dislodger) > 1 else dislodger:  # the board's order
             if province in dislodger:
                 attacker = dislodger[province]
@@ -601,19 +645,26 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
                 outcomes[province] = _dislodged_outcome(resolver, province, orders[province], by)
                 dislodged.append((unit_at[province], by, attacker in convoyed))
                 del after[province]
-    failed = [key for key in moves if not settled[key]]
-    needs_path, owner = resolver.needs_path, resolver.owner
-    for province in failed:
-        if province in final or province in outcomes or province in first_leg:
+    units = tuple(after.values())
+    occupied = frozenset([unit.province for unit in units])
+
+    # The failed moves: their outcome (a bounce unless the quick resolution
+    # found otherwise; every reason worked out again after guesses), and
+    # the standoffs they leave: the empty provinces a move with a path did
+    # not reach, unless that move lost a head-to-head battle against the
+    # unit now in its province.
+    standoffs = set()
+    needs_path, path, opposing, not_bounced = resolver.needs_path, resolver.path, resolver.opposing, resolver.not_bounced
+    for key, destination in target.items():
+        if settled[key]:
             continue
-        # ``_move_failure`` inline for a move by land into an empty province
-        # or one of another power's unit: the common case.
-        if province not in needs_path:
-            defender = unit_at.get(target[province])
-            if defender is None or defender.power != owner[province].power:
-                outcomes[province] = _BOUNCED
-                continue
-        outcomes[province] = _FAILED[_move_failure(resolver, province)]
+        if destination not in occupied and (key not in needs_path or path(key)):
+            winner = dislodger.get(key) if opposing and opposing.get(key) == destination else None
+            if winner is None or origin.get(winner, winner) != destination:
+                standoffs.add(destination)
+        if key in outcomes or (first_leg and (key in first_leg or key in final)):
+            continue  # dislodged, a second leg, or a double move stopped halfway
+        outcomes[key] = _FAILED[_move_failure(resolver, key)] if guessed or key in not_bounced else _BOUNCED
     unmatched = resolver.unmatched
     for province in resolver.supports:
         if not settled[province] and province not in outcomes:
@@ -625,23 +676,6 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
                 outcomes[province] = UnitOutcome(False, reason, None)
             elif board.province_at[decided[province].target] not in final:  # type: ignore[union-attr]
                 outcomes[province] = _FAILED["the convoyed army did not arrive"]
-    units = tuple(after.values())
-
-    # The standoffs: the empty provinces some move with a path did not
-    # reach, unless that move lost a head-to-head battle against the unit
-    # now in its province.
-    occupied = frozenset([unit.province for unit in units])
-    standoffs = set()
-    path, opposing = resolver.path, resolver.opposing
-    for key in failed:
-        destination = target[key]
-        if destination in occupied or (key in needs_path and not path(key)):
-            continue
-        if opposing.get(key) == destination and key in dislodger:
-            attacker = dislodger[key]
-            if resolver.origin.get(attacker, attacker) == destination:
-                continue  # lost a head-to-head battle
-        standoffs.add(destination)
     return MovementOutcome(outcomes, units, occupied, tuple(dislodged), frozenset(standoffs))
 
 
