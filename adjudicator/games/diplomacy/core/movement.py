@@ -95,7 +95,7 @@ class _Resolver:
 
     __slots__ = (
         "resolve", "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "decisions",
-        "moves_to", "into_occupied", "hold_supports", "move_supports", "convoyed", "convoys_for", "unmatched",
+        "moves_to", "into_occupied", "backing", "pending", "convoyed", "convoys_for", "unmatched",
         "settled", "guess", "visited", "not_bounced", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths",
         "supports", "convoys", "transforms",
     )
@@ -133,8 +133,7 @@ class _Resolver:
             kind = type(order)
             if kind is Move:
                 destination = province_at[order.destination]  # type: ignore[union-attr]
-                unit_kind = unit_at[province].kind
-                if order.waypoints and unit_kind is FLEET:  # type: ignore[union-attr]
+                if order.waypoints and unit_at[province].kind is FLEET:  # type: ignore[union-attr]
                     if decided is orders:
                         decided, owner = dict(orders), dict(unit_at)
                     middle = order.waypoints[0]  # type: ignore[union-attr]
@@ -172,8 +171,9 @@ class _Resolver:
                     alone.append(rivals)
                 else:
                     rivals.append(province)
-                if unit_kind is ARMY and (order.via_convoy or destination not in neighbours[province]):  # type: ignore[union-attr]
-                    convoyed.add(province)
+                if order.via_convoy or destination not in neighbours[province]:  # type: ignore[union-attr]
+                    if unit_at[province].kind is ARMY:
+                        convoyed.add(province)
             elif kind is SupportMove or kind is SupportHold:
                 supports.append(province)
             elif kind is Convoy:
@@ -196,16 +196,12 @@ class _Resolver:
         # convoyed move -> the fleets convoying it (absent: none does)
         self.convoys_for = convoys_for = self._convoyed(convoys) if convoys else {}
         self.settled = settled
-        self.guess: dict[str, bool] = {}
         # The failed moves that did not simply bounce (no path, or a unit of
         # their own power in the way), as the conditions met them: right
         # once settled, unless guesses were made.
         self.not_bounced: set[str] = set()
         self.visited: set[str] = set()
-        self.cycle: list[str] = []
-        self.guess_based = False
-        self.recursion_hits = 0
-        self.resolve: Callable[[str], bool] = self._quick
+        self.resolve: Callable[[str], bool] = self._quick  # (``guess``, ``cycle``, ``guess_based``, ``recursion_hits``: see ``_start_guessing``)
         self.paths: dict[str, bool] = {}  # convoyed move -> its path, once its fleets are settled
         # Head-to-head battles: two moves by land into each other's province
         # (never a convoyed move nor a leg of a double move, ruling R30);
@@ -218,8 +214,11 @@ class _Resolver:
                 self.opposing[other] = key
         self.needs_path = convoyed | first_leg.keys() if first_leg else convoyed  # moves whose path is a decision
         self.unmatched: dict[str, str] = {}
-        self.hold_supports: dict[str, list[str]] = {}
-        self.move_supports: dict[str, list[str]] = {}
+        # The supports of each move (by its key) and of each unit that does
+        # not move (by its province): the powers of those given for sure,
+        # and the others (decisions of their own), in order.
+        self.backing: dict[str, list[str]] = {}
+        self.pending: dict[str, list[str]] = {}
         if supports:
             self._index_supports(supports)
         for province in convoys:
@@ -268,21 +267,21 @@ class _Resolver:
         return convoys_for
 
     def _index_supports(self, supports: list[str]) -> None:
-        """The supports of each move and each holding unit, the supports
-        that match no order (settled as failed), and the supports whose
-        fate needs no other decision, settled at once: one nobody attacks,
-        one attacked only by its own power or by moves without a path, and
-        one cut by a move by land (``_support_given`` asking no question)."""
+        """The supports of each move and each holding unit (``backing``,
+        ``pending``), the supports that match no order (settled as failed),
+        and the supports whose fate needs no other decision, settled at
+        once: one nobody attacks, one attacked only by its own power or by
+        moves without a path, and one cut by a move by land (what
+        ``_support_given`` finds without asking a question)."""
         orders, target, moves_to, owner, origin = self.orders, self.target, self.moves_to, self.owner, self.origin
         unit_at, province_at, settled, unmatched = self.unit_at, self.board.province_at, self.settled, self.unmatched
         needs_path, first_leg, convoys_for = self.needs_path, self.first_leg, self.convoys_for
-        hold_supports, move_supports = self.hold_supports, self.move_supports
+        backing, pending = self.backing, self.pending
         for province in supports:
             order: SupportHold | SupportMove = orders[province]  # type: ignore[assignment]
             supported = province_at[order.target]
             if type(order) is SupportHold:
                 exempt = None
-                index = hold_supports
                 if supported in target:  # (``orders[supported]`` is a move)
                     unmatched[province] = "the supported unit moves instead of holding"
                     settled[province] = False
@@ -290,7 +289,6 @@ class _Resolver:
             else:
                 destination = order.destination  # type: ignore[union-attr]
                 exempt = wanted = province_at[destination]
-                index = move_supports
                 if first_leg and target.get(supported + SECOND_LEG) == wanted:
                     supported += SECOND_LEG
                 if target.get(supported) != wanted:
@@ -303,29 +301,31 @@ class _Resolver:
                         unmatched[province] = f"the supported fleet moves to {ordered}"
                         settled[province] = False
                         continue
-            if supported in index:
-                index[supported].append(province)
-            else:
-                index[supported] = [province]
-            if province not in moves_to:
-                settled[province] = True  # nobody attacks it
-                continue
-            attackers = moves_to[province]
-            # ``_support_given`` without its questions, as far as it can go.
             power = unit_at[province].power
-            for attacker in attackers:
+            if province not in moves_to:  # nobody attacks it: given
+                settled[province] = True
+                backing.setdefault(supported, []).append(power)
+                continue
+            given: bool | None = True  # None: not known without asking
+            for attacker in moves_to[province]:
                 if owner[attacker].power == power:
                     continue
                 if origin.get(attacker, attacker) == exempt:
-                    break  # cut only if that move succeeds: a decision
+                    given = None  # cut only if that move succeeds
+                    break
                 if attacker in needs_path:
                     if attacker in first_leg or attacker in convoys_for:
-                        break  # cut only if the first leg or the convoy succeeds
+                        given = None  # cut only if the first leg or the convoy succeeds
+                        break
                     continue  # a convoyed move no fleet convoys: no path, no cut
-                settled[province] = False  # cut by a move by land
+                given = False  # cut by a move by land
                 break
-            else:
-                settled[province] = True
+            if given is None:
+                pending.setdefault(supported, []).append(province)
+                continue
+            settled[province] = given
+            if given:
+                backing.setdefault(supported, []).append(power)
 
     def head_to_head(self, province: str) -> str | None:
         """The province of the unit that ``province``'s move meets head to head
@@ -333,6 +333,15 @@ class _Resolver:
         return self.opposing.get(province)
 
     # --- the guess algorithm (DATC 5.F) -------------------------------------
+
+    def _start_guessing(self) -> None:
+        """Make ``resolve`` the full guess algorithm, after ``_quick`` met a cycle."""
+        self.visited.clear()
+        self.guess: dict[str, bool] = {}
+        self.cycle: list[str] = []
+        self.guess_based = False
+        self.recursion_hits = 0
+        self.resolve = self._guess
 
     def _quick(self, key: str) -> bool:
         value = self.settled.get(key)
@@ -515,7 +524,7 @@ class _Resolver:
         target, settled, unit_at = self.target, self.settled, self.unit_at
         destination = target[key]
         opposing = self.opposing
-        opponent = opposing.get(key)
+        opponent = opposing.get(key) if opposing else None
         defender = unit_at.get(destination)
         leaves = False  # whether the unit in the destination moves away (asked only if it tries, not head to head)
         if defender is not None and opponent is None and destination in target:
@@ -524,19 +533,27 @@ class _Resolver:
                 leaves = self.resolve(destination)
             if leaves:
                 defender = None
-        move_supports = self.move_supports
-        supporters = move_supports.get(key)
+        # Strengths: 1, the supports given for sure, and the pending ones
+        # given (asked in order), those of an excluded power left out.
+        backing, pending = self.backing, self.pending
+        backers = backing.get(key)
         if defender is None:
-            attack = 1 + self._given(supporters) if supporters else 1
+            attack = 1 if backers is None else 1 + len(backers)
+            if pending and key in pending:
+                attack += self._given(pending[key])
         elif defender.power == self.owner[key].power:
             self.not_bounced.add(key)
             return False
         else:
-            attack = 1 + self._given(supporters, defender.power) if supporters else 1
+            power = defender.power
+            attack = 1 if backers is None else 1 + len(backers) - backers.count(power)
+            if pending and key in pending:
+                attack += self._given(pending[key], power)
         if opponent is not None:
             # The defend strength of the unit met head to head.
-            supporters = move_supports.get(opponent)
-            if attack <= (1 + self._given(supporters) if supporters else 1):
+            if attack <= 1 + len(backing.get(opponent, ())) + (
+                self._given(pending[opponent]) if pending and opponent in pending else 0
+            ):
                 return False
         elif destination in unit_at:
             # The hold strength of the destination: a unit that moves away
@@ -546,23 +563,25 @@ class _Resolver:
                 if not leaves and attack <= 1:
                     return False
             else:
-                supporters = self.hold_supports.get(destination)
-                if attack <= (1 + self._given(supporters) if supporters else 1):
+                if attack <= 1 + len(backing.get(destination, ())) + (
+                    self._given(pending[destination]) if pending and destination in pending else 0
+                ):
                     return False
         # The prevent strength of every other move into the destination:
         # 0 without a path or after losing a head-to-head battle.
         for other in self.moves_to[destination]:
             if other == key or (other in needs_path and not self.path(other)):
                 continue
-            rival = opposing.get(other)
+            rival = opposing.get(other) if opposing else None
             if rival is not None:
                 beaten = settled.get(rival)
                 if beaten is None:
                     beaten = self.resolve(rival)
                 if beaten:
                     continue
-            supporters = move_supports.get(other)
-            if attack <= (1 + self._given(supporters) if supporters else 1):
+            if attack <= 1 + len(backing.get(other, ())) + (
+                self._given(pending[other]) if pending and other in pending else 0
+            ):
                 return False
         return True
 
@@ -588,31 +607,12 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
                 settled[key] = move_succeeds(key) if key in target else hold_or_give(key)
     except _Cycle:
         guessed = True
-        visited.clear()
-        resolver.resolve = resolve = resolver._guess
+        resolver._start_guessing()
+        resolve = resolver.resolve
         for key in resolver.decisions:
             if key not in settled:
                 resolve(key)
     unit_at, first_leg, decided = board.unit_at, resolver.first_leg, resolver.orders
-    final: dict[str, Location]  # province -> where its unit moved
-    if first_leg:
-        final = {}
-        for province in target:
-            if province in first_leg:
-                continue  # a second leg: its unit is the one of the first
-            leg = province + SECOND_LEG
-            if leg in target and settled[leg]:
-                final[province] = decided[leg].destination  # type: ignore[union-attr]
-            elif settled[province]:
-                final[province] = decided[province].destination  # type: ignore[union-attr]
-    else:
-        final = {key: decided[key].destination for key in target if settled[key]}  # type: ignore[union-attr]
-    dislodger: dict[str, str] = {}  # province -> the successful move into it, when its unit stayed
-    for key in resolver.into_occupied:
-        if settled[key]:
-            destination = target[key]
-            if destination not in final:
-                dislodger[destination] = key
 
     # The units afterwards, in the board's order: a copy of the board with
     # the units that moved or transformed replaced and the dislodged ones
@@ -622,13 +622,35 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
     outcomes: dict[str, UnitOutcome] = {}
     after = dict(unit_at)
     made = MADE_UNITS
-    for province, location in final.items():
+    final: dict[str, Location] = {}  # province -> where its unit moved
+    for province in target:
+        if first_leg:
+            if province in first_leg:
+                continue  # a second leg: its unit is the one of the first
+            leg = province + SECOND_LEG
+            if leg in target and settled[leg]:
+                location = decided[leg].destination  # type: ignore[union-attr]
+            elif settled[province]:
+                location = decided[province].destination  # type: ignore[union-attr]
+            else:
+                continue
+        elif settled[province]:
+            location = decided[province].destination  # type: ignore[union-attr]
+        else:
+            continue
+        final[province] = location
         unit = unit_at[province]
         moved = made.get((unit.power, location, unit.kind is ARMY))  # ``make_unit`` inline
         after[province] = moved if moved is not None else make_unit(unit.power, unit.kind, location)
-        if location != orders[province].destination:  # type: ignore[union-attr]  # a double move stopped halfway
+        if first_leg and location != orders[province].destination:  # type: ignore[union-attr]  # stopped halfway
             reason = _move_failure(resolver, province + SECOND_LEG)
             outcomes[province] = UnitOutcome(False, f"stopped in {location}: second leg {reason}", None)
+    dislodger: dict[str, str] = {}  # province -> the successful move into it, when its unit stayed
+    for key in resolver.into_occupied:
+        if settled[key]:
+            destination = target[key]
+            if destination not in final:
+                dislodger[destination] = key
     for province in resolver.transforms:
         if province not in dislodger:
             unit, order = unit_at[province], orders[province]
