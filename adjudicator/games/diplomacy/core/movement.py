@@ -95,7 +95,7 @@ class _Resolver:
 
     __slots__ = (
         "resolve", "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "decisions",
-        "moves_to", "into_occupied", "backing", "pending", "convoyed", "convoys_for", "unmatched",
+        "moves_to", "into_occupied", "backing", "own_side", "pending", "convoyed", "convoys_for", "unmatched",
         "settled", "guess", "visited", "not_bounced", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths",
         "supports", "convoys", "transforms",
     )
@@ -215,9 +215,12 @@ class _Resolver:
         self.needs_path = convoyed | first_leg.keys() if first_leg else convoyed  # moves whose path is a decision
         self.unmatched: dict[str, str] = {}
         # The supports of each move (by its key) and of each unit that does
-        # not move (by its province): the powers of those given for sure,
-        # and the others (decisions of their own), in order.
-        self.backing: dict[str, list[str]] = {}
+        # not move (by its province): how many are given for sure, how many
+        # of those a move has from the power of the unit in its destination
+        # (not counted against that unit), and the others (decisions of
+        # their own), in order.
+        self.backing: dict[str, int] = {}
+        self.own_side: dict[str, int] = {}
         self.pending: dict[str, list[str]] = {}
         if supports:
             self._index_supports(supports)
@@ -250,20 +253,22 @@ class _Resolver:
         4.A.3)."""
         orders, unit_at, target, convoyed = self.orders, self.unit_at, self.target, self.convoyed
         province_at = self.board.province_at
-        convoying: dict[tuple[str, str], set[str]] = {}  # (army, destination) -> fleets convoying it there
+        convoys_for: dict[str, set[str]] = {}
         for fleet in convoys:
             convoy: Convoy = orders[fleet]  # type: ignore[assignment]
-            convoying.setdefault((province_at[convoy.target], convoy.destination), set()).add(fleet)
-        for (army, destination), fleets in convoying.items():
-            if target.get(army) == destination and army not in convoyed and unit_at[army].kind is ARMY:
-                power = unit_at[army].power  # an army move to a neighbour: convoyed if its own power convoys it
-                if any(unit_at[fleet].power == power for fleet in fleets):
-                    convoyed.add(army)
-        convoys_for = {}
-        for province in convoyed:
-            convoying_it = convoying.get((province, target[province]))
-            if convoying_it:
-                convoys_for[province] = convoying_it
+            army = province_at[convoy.target]
+            if target.get(army) == convoy.destination:  # the army makes the move the fleet convoys
+                if army in convoys_for:
+                    convoys_for[army].add(fleet)
+                else:
+                    convoys_for[army] = {fleet}
+        by_land = [army for army in convoys_for if army not in convoyed]
+        for army in by_land:  # a move to a neighbour: by convoy if its own power convoys it
+            unit = unit_at[army]
+            if unit.kind is ARMY and any(unit_at[fleet].power == unit.power for fleet in convoys_for[army]):
+                convoyed.add(army)
+            else:
+                del convoys_for[army]
         return convoys_for
 
     def _index_supports(self, supports: list[str]) -> None:
@@ -276,7 +281,7 @@ class _Resolver:
         orders, target, moves_to, owner, origin = self.orders, self.target, self.moves_to, self.owner, self.origin
         unit_at, province_at, settled, unmatched = self.unit_at, self.board.province_at, self.settled, self.unmatched
         needs_path, first_leg, convoys_for = self.needs_path, self.first_leg, self.convoys_for
-        backing, pending = self.backing, self.pending
+        backing, own_side, pending = self.backing, self.own_side, self.pending
         for province in supports:
             order: SupportHold | SupportMove = orders[province]  # type: ignore[assignment]
             supported = province_at[order.target]
@@ -302,12 +307,8 @@ class _Resolver:
                         settled[province] = False
                         continue
             power = unit_at[province].power
-            if province not in moves_to:  # nobody attacks it: given
-                settled[province] = True
-                backing.setdefault(supported, []).append(power)
-                continue
             given: bool | None = True  # None: not known without asking
-            for attacker in moves_to[province]:
+            for attacker in moves_to.get(province, ()):
                 if owner[attacker].power == power:
                     continue
                 if origin.get(attacker, attacker) == exempt:
@@ -325,7 +326,11 @@ class _Resolver:
                 continue
             settled[province] = given
             if given:
-                backing.setdefault(supported, []).append(power)
+                backing[supported] = backing.get(supported, 0) + 1
+                if exempt is not None:  # a move's: is the unit it attacks of the supporter's power?
+                    attacked = unit_at.get(exempt)
+                    if attacked is not None and attacked.power == power:
+                        own_side[supported] = own_side.get(supported, 0) + 1
 
     def head_to_head(self, province: str) -> str | None:
         """The province of the unit that ``province``'s move meets head to head
@@ -536,22 +541,20 @@ class _Resolver:
         # Strengths: 1, the supports given for sure, and the pending ones
         # given (asked in order), those of an excluded power left out.
         backing, pending = self.backing, self.pending
-        backers = backing.get(key)
         if defender is None:
-            attack = 1 if backers is None else 1 + len(backers)
+            attack = 1 + backing.get(key, 0)
             if pending and key in pending:
                 attack += self._given(pending[key])
         elif defender.power == self.owner[key].power:
             self.not_bounced.add(key)
             return False
         else:
-            power = defender.power
-            attack = 1 if backers is None else 1 + len(backers) - backers.count(power)
+            attack = 1 + backing.get(key, 0) - self.own_side.get(key, 0)
             if pending and key in pending:
-                attack += self._given(pending[key], power)
+                attack += self._given(pending[key], defender.power)
         if opponent is not None:
             # The defend strength of the unit met head to head.
-            if attack <= 1 + len(backing.get(opponent, ())) + (
+            if attack <= 1 + backing.get(opponent, 0) + (
                 self._given(pending[opponent]) if pending and opponent in pending else 0
             ):
                 return False
@@ -563,7 +566,7 @@ class _Resolver:
                 if not leaves and attack <= 1:
                     return False
             else:
-                if attack <= 1 + len(backing.get(destination, ())) + (
+                if attack <= 1 + backing.get(destination, 0) + (
                     self._given(pending[destination]) if pending and destination in pending else 0
                 ):
                     return False
@@ -579,7 +582,7 @@ class _Resolver:
                     beaten = self.resolve(rival)
                 if beaten:
                     continue
-            if attack <= 1 + len(backing.get(other, ())) + (
+            if attack <= 1 + backing.get(other, 0) + (
                 self._given(pending[other]) if pending and other in pending else 0
             ):
                 return False
