@@ -17,7 +17,7 @@ R29, R30).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import AbstractSet, Callable, Iterable, NamedTuple
+from typing import AbstractSet, Iterable, NamedTuple
 
 from adjudicator.games.diplomacy.core.board import Board
 from adjudicator.games.diplomacy.core.model import (
@@ -84,17 +84,17 @@ class _Resolver:
     ``settled.get(key)`` is the one question the conditions ask before
     calling ``resolve``.
 
-    ``resolve`` is ``_quick`` at first: the guess algorithm without its
+    ``resolve`` is quick at first: the guess algorithm without its
     bookkeeping, for decisions that meet no cycle (nearly all of them).  On
-    the first cycle it raises ``_Cycle``; ``resolve_movement`` then makes
-    ``resolve`` the full algorithm (``_guess``) and starts again from the
-    decision it was resolving.  The decisions settled by then are settled
-    as the full algorithm settles them (none of them needed a guess), so
-    the outcome is the same.
+    the first cycle it raises ``_Cycle``; ``resolve_movement`` then turns
+    to the full algorithm (``_guess``, ``guessing``) and starts again from
+    the decision it was resolving.  The decisions settled by then are
+    settled as the full algorithm settles them (none of them needed a
+    guess), so the outcome is the same.
     """
 
     __slots__ = (
-        "resolve", "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "decisions",
+        "guessing", "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "decisions",
         "moves_to", "into_occupied", "backing", "own_side", "pending", "convoyed", "convoys_for", "unmatched",
         "settled", "guess", "visited", "not_bounced", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths",
         "supports", "convoys", "transforms",
@@ -201,7 +201,7 @@ class _Resolver:
         # once settled, unless guesses were made.
         self.not_bounced: set[str] = set()
         self.visited: set[str] = set()
-        self.resolve: Callable[[str], bool] = self._quick  # (``guess``, ``cycle``, ``guess_based``, ``recursion_hits``: see ``_start_guessing``)
+        self.guessing = False  # (``guess``, ``cycle``, ``guess_based``, ``recursion_hits``: see ``_start_guessing``)
         self.paths: dict[str, bool] = {}  # convoyed move -> its path, once its fleets are settled
         # Head-to-head battles: two moves by land into each other's province
         # (never a convoyed move nor a leg of a double move, ruling R30);
@@ -340,21 +340,23 @@ class _Resolver:
     # --- the guess algorithm (DATC 5.F) -------------------------------------
 
     def _start_guessing(self) -> None:
-        """Make ``resolve`` the full guess algorithm, after ``_quick`` met a cycle."""
+        """Make ``resolve`` the full guess algorithm, after the quick one met a cycle."""
         self.visited.clear()
         self.guess: dict[str, bool] = {}
         self.cycle: list[str] = []
         self.guess_based = False
         self.recursion_hits = 0
-        self.resolve = self._guess
+        self.guessing = True
 
-    def _quick(self, key: str) -> bool:
+    def resolve(self, key: str) -> bool:
         value = self.settled.get(key)
         if value is not None:
             return value
+        if self.guessing:
+            return self._guess(key)
         visited = self.visited
         if key in visited:
-            raise _Cycle  # a guess is needed: ``resolve_movement`` starts again with ``_guess``
+            raise _Cycle  # a guess is needed: ``resolve_movement`` starts again, guessing
         visited.add(key)  # (left there once settled: ``settled`` is asked first)
         value = self._move_succeeds(key) if key in self.target else self._hold_or_give(key)
         self.settled[key] = value
@@ -605,13 +607,13 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
     guessed = False
     try:
         for key in resolver.decisions:
-            if key not in settled:  # ``_quick`` inline
+            if key not in settled:  # ``resolve`` inline
                 visited.add(key)
                 settled[key] = move_succeeds(key) if key in target else hold_or_give(key)
     except _Cycle:
         guessed = True
         resolver._start_guessing()
-        resolve = resolver.resolve
+        resolve = resolver._guess
         for key in resolver.decisions:
             if key not in settled:
                 resolve(key)
