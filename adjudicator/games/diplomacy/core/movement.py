@@ -306,31 +306,34 @@ class _Resolver:
                         unmatched[province] = f"the supported fleet moves to {ordered}"
                         settled[province] = False
                         continue
-            power = unit_at[province].power
-            given: bool | None = True  # None: not known without asking
-            for attacker in moves_to.get(province, ()):
-                if owner[attacker].power == power:
-                    continue
-                if origin.get(attacker, attacker) == exempt:
-                    given = None  # cut only if that move succeeds
-                    break
-                if attacker in needs_path:
-                    if attacker in first_leg or attacker in convoys_for:
-                        given = None  # cut only if the first leg or the convoy succeeds
+            if province not in moves_to:
+                settled[province] = True  # nobody attacks it
+            else:
+                given: bool | None = True  # None: not known without asking
+                for attacker in moves_to[province]:
+                    if owner[attacker].power == unit_at[province].power:
+                        continue
+                    if origin.get(attacker, attacker) == exempt:
+                        given = None  # cut only if that move succeeds
                         break
-                    continue  # a convoyed move no fleet convoys: no path, no cut
-                given = False  # cut by a move by land
-                break
-            if given is None:
-                pending.setdefault(supported, []).append(province)
-                continue
-            settled[province] = given
-            if given:
-                backing[supported] = backing.get(supported, 0) + 1
-                if exempt is not None:  # a move's: is the unit it attacks of the supporter's power?
-                    attacked = unit_at.get(exempt)
-                    if attacked is not None and attacked.power == power:
-                        own_side[supported] = own_side.get(supported, 0) + 1
+                    if attacker in needs_path:
+                        if attacker in first_leg or attacker in convoys_for:
+                            given = None  # cut only if the first leg or the convoy succeeds
+                            break
+                        continue  # a convoyed move no fleet convoys: no path, no cut
+                    given = False  # cut by a move by land
+                    break
+                if given is None:
+                    pending.setdefault(supported, []).append(province)
+                    continue
+                settled[province] = given
+                if not given:
+                    continue
+            backing[supported] = backing.get(supported, 0) + 1
+            if exempt is not None:  # a move's: is the unit it attacks of the supporter's power?
+                attacked = unit_at.get(exempt)
+                if attacked is not None and attacked.power == unit_at[province].power:
+                    own_side[supported] = own_side.get(supported, 0) + 1
 
     def head_to_head(self, province: str) -> str | None:
         """The province of the unit that ``province``'s move meets head to head
@@ -438,15 +441,12 @@ class _Resolver:
     def _hold_or_give(self, key: str) -> bool:
         """Whether the convoy or support ``key`` holds or is given."""
         order = self.orders[key]
-        if type(order) is Convoy:
-            return self._convoy_holds(key)
-        return self._support_given(key, order)  # type: ignore[arg-type]
-
-    def _convoy_holds(self, key: str) -> bool:
-        # The attacks on the fleet are adjudicated in place rather than
-        # resolved as decisions of their own, so that a convoy paradox is
-        # always one clean cycle through the convoy (DATC 5.D, Pandin's
-        # paradox).
+        if type(order) is not Convoy:
+            return self._support_given(key, order)  # type: ignore[arg-type]
+        # Whether the convoy holds: the attacks on the fleet are adjudicated
+        # in place rather than resolved as decisions of their own, so that
+        # a convoy paradox is always one clean cycle through the convoy
+        # (DATC 5.D, Pandin's paradox).
         for attacker in self.moves_to.get(key, ()):
             if self._move_succeeds(attacker):
                 return False
@@ -528,14 +528,14 @@ class _Resolver:
         if key in needs_path and not self.path(key):
             self.not_bounced.add(key)
             return False
-        target, settled, unit_at = self.target, self.settled, self.unit_at
+        target, unit_at = self.target, self.unit_at
         destination = target[key]
         opposing = self.opposing
         opponent = opposing.get(key) if opposing else None
         defender = unit_at.get(destination)
         leaves = False  # whether the unit in the destination moves away (asked only if it tries, not head to head)
         if defender is not None and opponent is None and destination in target:
-            leaves = settled.get(destination)  # type: ignore[assignment]
+            leaves = self.settled.get(destination)  # type: ignore[assignment]
             if leaves is None:
                 leaves = self.resolve(destination)
             if leaves:
@@ -579,7 +579,7 @@ class _Resolver:
                 continue
             rival = opposing.get(other) if opposing else None
             if rival is not None:
-                beaten = settled.get(rival)
+                beaten = self.settled.get(rival)
                 if beaten is None:
                     beaten = self.resolve(rival)
                 if beaten:
