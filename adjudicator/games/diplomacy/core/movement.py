@@ -521,59 +521,54 @@ class _Resolver:
         return count
 
     def _move_succeeds(self, key: str) -> bool:
-        # The attack strength first, with ``defender`` inline: no path, or a
-        # defender of the mover's own power, means strength 0 (the questions
-        # asked in the order of DATC 5.B, which the guess algorithm depends on).
+        # The questions are asked in the order of DATC 5.B, which the guess
+        # algorithm depends on: the path, whether the unit in the
+        # destination leaves, the attack strength (0 without a path or
+        # against a unit of the mover's own power), the hold or defend
+        # strength of the destination, the prevent strength of every other
+        # move into it.  A strength is 1, the supports given for sure and
+        # the pending ones given (asked in order), those of an excluded
+        # power left out.
         needs_path = self.needs_path
         if key in needs_path and not self.path(key):
             self.not_bounced.add(key)
             return False
-        target, unit_at = self.target, self.unit_at
+        target = self.target
         destination = target[key]
-        opposing = self.opposing
-        opponent = opposing.get(key) if opposing else None
-        defender = unit_at.get(destination)
-        leaves = False  # whether the unit in the destination moves away (asked only if it tries, not head to head)
-        if defender is not None and opponent is None and destination in target:
-            leaves = self.settled.get(destination)  # type: ignore[assignment]
-            if leaves is None:
-                leaves = self.resolve(destination)
-            if leaves:
-                defender = None
-        # Strengths: 1, the supports given for sure, and the pending ones
-        # given (asked in order), those of an excluded power left out.
-        backing, pending = self.backing, self.pending
-        if defender is None:
+        defender = self.unit_at.get(destination)
+        backing, pending, opposing = self.backing, self.pending, self.opposing
+        leaves = defender is None  # (an empty province: as if its unit had left)
+        if defender is not None:
+            opponent = opposing.get(key) if opposing else None
+            if opponent is None and destination in target:  # whether the unit there moves away
+                leaves = self.settled.get(destination)  # type: ignore[assignment]
+                if leaves is None:
+                    leaves = self.resolve(destination)
+            if not leaves:
+                if defender.power == self.owner[key].power:
+                    self.not_bounced.add(key)
+                    return False
+                attack = 1 + backing.get(key, 0) - self.own_side.get(key, 0)
+                if pending and key in pending:
+                    attack += self._given(pending[key], defender.power)
+                if opponent is not None:
+                    strength = 1 + backing.get(opponent, 0)  # the defend strength of the unit met head to head
+                    if pending and opponent in pending:
+                        strength += self._given(pending[opponent])
+                elif destination in target:
+                    strength = 1  # the hold strength of a unit that fails to move away
+                else:
+                    strength = 1 + backing.get(destination, 0)  # the hold strength of one that stays
+                    if pending and destination in pending:
+                        strength += self._given(pending[destination])
+                if attack <= strength:
+                    return False
+        if leaves:  # no unit in the destination (any more): no hold strength
             attack = 1 + backing.get(key, 0)
             if pending and key in pending:
                 attack += self._given(pending[key])
-        elif defender.power == self.owner[key].power:
-            self.not_bounced.add(key)
-            return False
-        else:
-            attack = 1 + backing.get(key, 0) - self.own_side.get(key, 0)
-            if pending and key in pending:
-                attack += self._given(pending[key], defender.power)
-        if opponent is not None:
-            # The defend strength of the unit met head to head.
-            if attack <= 1 + backing.get(opponent, 0) + (
-                self._given(pending[opponent]) if pending and opponent in pending else 0
-            ):
-                return False
-        elif destination in unit_at:
-            # The hold strength of the destination: a unit that moves away
-            # holds with 0 if it leaves (asked above), 1 if not; one that
-            # stays, 1 + support.
-            if destination in target:
-                if not leaves and attack <= 1:
-                    return False
-            else:
-                if attack <= 1 + backing.get(destination, 0) + (
-                    self._given(pending[destination]) if pending and destination in pending else 0
-                ):
-                    return False
-        # The prevent strength of every other move into the destination:
-        # 0 without a path or after losing a head-to-head battle.
+        # The prevent strength of every other move into the destination: 0
+        # without a path or after losing a head-to-head battle.
         for other in self.moves_to[destination]:
             if other == key or (other in needs_path and not self.path(other)):
                 continue
@@ -584,9 +579,10 @@ class _Resolver:
                     beaten = self.resolve(rival)
                 if beaten:
                     continue
-            if attack <= 1 + backing.get(other, 0) + (
-                self._given(pending[other]) if pending and other in pending else 0
-            ):
+            strength = 1 + backing.get(other, 0)
+            if pending and other in pending:
+                strength += self._given(pending[other])
+            if attack <= strength:
                 return False
         return True
 
