@@ -486,24 +486,33 @@ class _Resolver:
         # ``route_exists`` over the fleets convoying this move only (their
         # convoy orders are legal: they stand in convoy waters), asked in the
         # same order, with the reach of a fleet looked up when the army gets
-        # there rather than ``board.fleet_reach`` made for every fleet.
+        # there rather than ``board.fleet_reach`` made for every fleet.  With
+        # one fleet the search is: next to the army, holds, reaches the
+        # destination (asked in that order).
         settled, resolve, unit_at, reaches = self.settled, self.resolve, self.unit_at, self.board.fleet_reaches
         destination = self.target[key]
-        asked: set[str] = set()
-        holding: list[str] = []  # fleets that hold, the army not yet passed on from them
         neighbours = self.board.sea_neighbours[key]
         found = False
-        while not found:
-            for fleet in neighbours:
-                if fleet in fleets and fleet not in asked:
-                    asked.add(fleet)
+        if len(fleets) == 1:
+            for fleet in fleets:
+                if fleet in neighbours:
                     holds = settled.get(fleet)
                     if holds if holds is not None else resolve(fleet):
-                        holding.append(fleet)
-            if not holding:
-                break
-            neighbours = reaches.get(unit_at[holding.pop()].location, _NOWHERE)
-            found = destination in neighbours
+                        found = destination in reaches.get(unit_at[fleet].location, _NOWHERE)
+        else:
+            asked: set[str] = set()
+            holding: list[str] = []  # fleets that hold, the army not yet passed on from them
+            while not found:
+                for fleet in neighbours:
+                    if fleet in fleets and fleet not in asked:
+                        asked.add(fleet)
+                        holds = settled.get(fleet)
+                        if holds if holds is not None else resolve(fleet):
+                            holding.append(fleet)
+                if not holding:
+                    break
+                neighbours = reaches.get(unit_at[holding.pop()].location, _NOWHERE)
+                found = destination in neighbours
         if fleets <= settled.keys():
             self.paths[key] = found  # settled fleets only: asking again gives the same
         return found
