@@ -234,10 +234,25 @@ class _Resolver:
         # Moves that depend on no other decision are settled at once: a
         # move by land into an empty province nobody else enters (its
         # supports add to a strength nothing opposes; they stay decisions of
-        # their own) and a convoyed move no fleet convoys (no path).
+        # their own), moves by land into an empty province none of whose
+        # supports is undecided (the strongest alone succeeds: its attack
+        # beats every other's prevent strength, DATC 5.B, no question
+        # asked), and a convoyed move no fleet convoys (no path).
+        needs_path, backing, pending = self.needs_path, self.backing, self.pending
         for rivals in alone:
-            if len(rivals) == 1 and rivals[0] not in convoyed:
-                settled[rivals[0]] = True
+            if len(rivals) == 1:
+                if rivals[0] not in convoyed:
+                    settled[rivals[0]] = True
+            elif needs_path.isdisjoint(rivals) and (not pending or pending.keys().isdisjoint(rivals)):
+                strongest, winner = -1, None
+                for move in rivals:
+                    strength = backing.get(move, 0)
+                    if strength > strongest:
+                        strongest, winner = strength, move
+                    elif strength == strongest:
+                        winner = None  # a tie: nobody gets in
+                for move in rivals:
+                    settled[move] = move is winner
         if convoyed:
             for province in convoyed:
                 if province not in convoys_for:
