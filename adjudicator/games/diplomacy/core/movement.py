@@ -94,10 +94,10 @@ class _Resolver:
     """
 
     __slots__ = (
-        "guessing", "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "decisions",
-        "moves_to", "into_occupied", "backing", "own_side", "pending", "convoyed", "convoys_for", "unmatched",
-        "settled", "guess", "visited", "not_bounced", "cycle", "guess_based", "recursion_hits", "opposing", "needs_path", "paths",
-        "supports", "convoys", "transforms",
+        "board", "unit_at", "orders", "owner", "origin", "first_leg", "target", "decisions", "moves_to",
+        "into_occupied", "backing", "own_side", "pending", "convoyed", "convoys_for", "unmatched", "opposing",
+        "needs_path", "paths", "supports", "convoys", "transforms", "settled", "not_bounced", "visited",
+        "guessing", "guess", "cycle", "guess_based", "recursion_hits",
     )
 
     def __init__(self, board: Board, orders: dict[str, Order]) -> None:
@@ -201,7 +201,7 @@ class _Resolver:
         # once settled, unless guesses were made.
         self.not_bounced: set[str] = set()
         self.visited: set[str] = set()
-        self.guessing = False  # (``guess``, ``cycle``, ``guess_based``, ``recursion_hits``: see ``_start_guessing``)
+        self.guessing = False  # (then ``guess``, ``cycle``, ``guess_based``, ``recursion_hits``: ``_start_guessing``)
         self.paths: dict[str, bool] = {}  # convoyed move -> its path, once its fleets are settled
         # Head-to-head battles: two moves by land into each other's province
         # (never a convoyed move nor a leg of a double move, ruling R30);
@@ -349,11 +349,6 @@ class _Resolver:
                 attacked = unit_at.get(exempt)
                 if attacked is not None and attacked.power == unit_at[province].power:
                     own_side[supported] = own_side.get(supported, 0) + 1
-
-    def head_to_head(self, province: str) -> str | None:
-        """The province of the unit that ``province``'s move meets head to head
-        (never the second leg of a double move, ruling R30)."""
-        return self.opposing.get(province)
 
     # --- the guess algorithm (DATC 5.F) -------------------------------------
 
@@ -624,15 +619,17 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
     resolver = _Resolver(board, orders)
     settled, visited, target = resolver.settled, resolver.visited, resolver.target
     move_succeeds, hold_or_give = resolver._move_succeeds, resolver._hold_or_give
-    guessed = False
-    try:
-        for key in resolver.decisions:
-            if key not in settled:  # ``resolve`` inline
-                visited.add(key)
-                settled[key] = move_succeeds(key) if key in target else hold_or_give(key)
-    except _Cycle:
-        guessed = True
-        resolver._start_guessing()
+    guessed = resolver.guessing  # (never at first, unless a test forces the full algorithm throughout)
+    if not guessed:
+        try:
+            for key in resolver.decisions:
+                if key not in settled:  # ``resolve`` inline
+                    visited.add(key)
+                    settled[key] = move_succeeds(key) if key in target else hold_or_give(key)
+        except _Cycle:
+            guessed = True
+            resolver._start_guessing()
+    if guessed:
         resolve = resolver._guess
         for key in resolver.decisions:
             if key not in settled:
@@ -701,7 +698,8 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
     # not reach, unless that move lost a head-to-head battle against the
     # unit now in its province.
     standoffs = set()
-    needs_path, path, opposing, not_bounced = resolver.needs_path, resolver.path, resolver.opposing, resolver.not_bounced
+    needs_path, path, opposing = resolver.needs_path, resolver.path, resolver.opposing
+    not_bounced = resolver.not_bounced
     for key, destination in target.items():
         if settled[key]:
             continue
