@@ -8,6 +8,13 @@ A cycle with one consistent answer takes it; a cycle with none or two is
 a circular movement (all its moves succeed) or, if a convoy is part of it,
 a convoy paradox settled by the Szykman rule (its convoys fail).
 
+For speed the decisions that ask no question of another are settled while
+the orders are read, and the others are first resolved without the guess
+algorithm's bookkeeping: the first time the recursion meets itself, the
+resolution starts again from that decision with the full algorithm.  The
+decisions settled by then needed no guess, and the full algorithm settles
+them the same way, so the answers are those of the full algorithm.
+
 A fleet's double move along a river (30JK, ``F xxx - yyy - zzz``) is two
 move decisions: the first leg from its province, the second from the
 middle province, whose "path" is the success of the first leg (rulings
