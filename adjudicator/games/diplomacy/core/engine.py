@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from itertools import repeat
-from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar, get_args
 
 from adjudicator.games.diplomacy.core.adjustments import resolve_adjustments
 from adjudicator.games.diplomacy.core.board import Board
@@ -177,7 +177,7 @@ def _movement(
     # ``entry_of`` its entry (an earlier one for the same unit is superseded).
     unit_at, province_at, army_neighbours = board.unit_at, board.province_at, board.army_neighbours
     incapacitated = position.incapacitated
-    checks = MOVEMENT_CHECKS
+    checks = _CHECK_OF_KIND
     check_move = checks[Move]
     entries: list[list[Any]] = []
     chosen: dict[str, Order] = {}
@@ -186,12 +186,12 @@ def _movement(
     for power in powers:
         for line in parsed[power]:
             written = line.order
-            if line.error is not None or written is None:
+            if written is None:  # unreadable: the parser gives an error and no order
                 entries.append(_invalid(power, line, str(line.error), unit_at))
                 continue
             # ``check_movement_order`` inline: the check of the order's kind
             # on the unit it names (which gives the unit's province).
-            check = checks.get(type(written))
+            check = checks[type(written)]
             try:
                 if check is None:
                     if type(written) is not ConfessionChange:
@@ -278,6 +278,12 @@ def _movement(
 
 
 _HELD = UnitOutcome(True, "", None)
+
+_CHECK_OF_KIND: dict[type, Callable[[Board, Unit, Any], Order] | None] = {
+    **dict.fromkeys(get_args(Order)), **MOVEMENT_CHECKS
+}
+"""``MOVEMENT_CHECKS`` with ``None`` for every other kind of order (so the
+movement loop reads it by subscript)."""
 
 
 def _invalid(power: str, line: ParsedLine, reason: str, unit_at: Mapping[str, Unit]) -> list[Any]:
