@@ -159,7 +159,10 @@ def adjudicate_parsed(
             result = _replace(result, next_phase=None, draw=draw, position=_replace(result.position, phase=position.phase))
     # A movement phase's reports come grouped already (``_movement``).
     reports = result.reports if position.phase.kind is MOVEMENT else _grouped(game_map, result.reports)
-    return _replace(result, reports=reports, eliminated=_eliminated(game_map, position, result.position))
+    # ``result`` was made above and nobody holds it yet: its last two fields
+    # are filled in place rather than in a copy (``_replace``).
+    result.__dict__.update(reports=reports, eliminated=_eliminated(game_map, position, result.position))
+    return result
 
 
 def _movement(
@@ -183,11 +186,13 @@ def _movement(
     chosen: dict[str, Order] = {}
     entry_of: dict[str, list[Any]] = {}
     power_orders: dict[str, tuple[list[Any], Order]] = {}
+    others = 0  # the entries of unreadable, illegal and power orders
     for power in powers:
         for line in parsed[power]:
             written = line.order
             if written is None:  # unreadable: the parser gives an error and no order
                 entries.append(_invalid(power, line, str(line.error), unit_at))
+                others += 1
                 continue
             # ``check_movement_order`` inline: the check of the order's kind
             # on the unit it names (which gives the unit's province).
@@ -202,6 +207,7 @@ def _movement(
                     if power in power_orders:
                         power_orders[power][0][3:] = [False, INVALID, "superseded"]
                     power_orders[power] = (entry, order)
+                    others += 1
                     continue
                 location = written.location  # type: ignore[union-attr]
                 unit = unit_at.get(province_at.get(location) or province_of(location))
@@ -220,13 +226,18 @@ def _movement(
                     raise Illegal(f"{unit_at[key]} defected last turn and holds, incapacitated")
             except Illegal as error:
                 entries.append(_invalid(power, line, str(error), unit_at))
+                others += 1
                 continue
             entry = [power, line.text, order.kept_text or str(order), True, SUCCEEDS, ""]
             entries.append(entry)
-            if key in chosen:
-                entry_of[key][3:] = [False, INVALID, "superseded"]
-            chosen[key] = order
+            chosen[key] = order  # a later order for the unit supersedes this one (marked below)
             entry_of[key] = entry
+    if len(entries) - others > len(chosen):  # some unit was ordered twice: each of its entries but the last is superseded
+        kept = {id(entry) for entry in entry_of.values()}
+        kept.update(id(entry) for entry, _ in power_orders.values())
+        for entry in entries:
+            if entry[3] and id(entry) not in kept:
+                entry[3:] = [False, INVALID, "superseded"]
     confessions = rules.apply_power_orders(
         game_map, position, {power: order for power, (_, order) in power_orders.items()}, options
     )
