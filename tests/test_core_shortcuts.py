@@ -1,8 +1,9 @@
 """The rules core's short cuts of issue 20's last round give the answers of
 the code they replaced: an order's canonical text kept on the order, the
 convoy route search over a fixed set of fleets, the convoying fleet next
-to the army that needs no chain search, and the adjustment check told the
-occupied provinces."""
+to the army that needs no chain search, the adjustment check told the
+occupied provinces, and the orders handed to the resolver as written
+rather than in the board's order."""
 
 from __future__ import annotations
 
@@ -10,21 +11,30 @@ import copy
 import dataclasses
 import pickle
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from unittest import mock
 
 import pytest
 
+from adjudicator.games.diplomacy.contract import run_case
+from adjudicator.games.diplomacy.core import engine
 from adjudicator.games.diplomacy.core.board import Board, route_exists
 from adjudicator.games.diplomacy.core.engine import adjudicate, initial_position
 from adjudicator.games.diplomacy.core.errors import Illegal
 from adjudicator.games.diplomacy.core.legality import check_movement_order
 from adjudicator.games.diplomacy.core.mapdata import load_map
 from adjudicator.games.diplomacy.core.model import ARMY, FLEET, MOVEMENT, Phase, Position, Unit
+from adjudicator.games.diplomacy.core.movement import MovementOutcome, resolve_movement
 from adjudicator.games.diplomacy.core.orders import (
     Build, ConfessionChange, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove, Transform,
     Waive,
 )
 from adjudicator.games.diplomacy.core.tally import needs_adjustment, tables
 from adjudicator.games.diplomacy.variants import rules_for
+from tests.test_datc import _carry_over, _cases
+from tests.test_random_phases import _orders, _position
 
 ORDERS: dict[Order, str] = {
     Hold(ARMY, "VIE"): "A VIE H",
@@ -160,3 +170,52 @@ def test_the_end_of_a_fall_turn_counts_the_provinces_occupied_after_the_moves(mo
     fall = Position(Phase(1901, "F", MOVEMENT), units, dict(start.centres, BEL="France"))
     result = adjudicate(game_map, fall, {"France": [move]})
     assert str(result.next_phase) == next_phase
+
+
+@contextmanager
+def _orders_in_other_orders(rng: random.Random) -> Iterator[list[str]]:
+    """Every movement phase resolved meanwhile is resolved again with its
+    orders reversed and shuffled, and must give the same outcome (results,
+    reasons, units in the board's order, dislodged units, standoffs); the
+    list yielded names each phase so checked."""
+    resolve = resolve_movement
+    checked: list[str] = []
+
+    def in_other_orders(board: Board, orders: dict[str, Order]) -> MovementOutcome:
+        outcome = resolve(board, orders)
+        items = list(orders.items())
+        for other in (items[::-1], rng.sample(items, len(items))):
+            again = resolve(board, dict(other))
+            assert again == outcome, [str(order) for order in orders.values()]
+        checked.append(",".join(orders))
+        return outcome
+
+    with mock.patch.object(engine, "resolve_movement", in_other_orders):
+        yield checked
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_a_datc_case_resolves_alike_whatever_the_orders_order(case: dict[str, Any]) -> None:
+    """The engine hands the resolver the orders as written when every unit
+    has one (not in the board's order): the DATC cases, circular movements
+    and convoy paradoxes among them, come out the same either way."""
+    movement_phases = 0
+    with _orders_in_other_orders(random.Random(case["id"])) as checked:
+        previous: dict[str, Any] | None = None
+        for step in case["phases"]:
+            given = step["input"]
+            data = {"variant": "standard", **given} if previous is None else _carry_over(previous, given)
+            movement_phases += data["phase"].endswith("M")
+            previous = run_case(data)
+    assert len(checked) == movement_phases
+
+
+@pytest.mark.parametrize("map_name", ["standard", "30jk"])
+def test_random_phases_resolve_alike_whatever_the_orders_order(map_name: str) -> None:
+    game_map = load_map(map_name)
+    rng = random.Random(f"orders' order {map_name}")
+    with _orders_in_other_orders(rng) as checked:
+        for _ in range(150):
+            position = _position(rng, game_map)
+            adjudicate(game_map, position, _orders(rng, game_map, position))
+    assert len(checked) == 150

@@ -242,9 +242,11 @@ def _movement(
         game_map, position, {power: order for power, (_, order) in power_orders.items()}, options
     )
 
-    # Every unit's order in the board's order (a hold for a unit without one).
+    # Every unit's order (a hold for a unit without one).  The resolution
+    # does not depend on the orders' order (tests/test_core_shortcuts.py):
+    # when every unit has one, the written orders serve as they are.
     if len(chosen) == len(unit_at):
-        orders = {province: chosen[province] for province in unit_at}
+        orders = chosen
     else:
         orders = {
             province: chosen[province] if province in chosen else Hold(unit.kind, unit.location)
