@@ -248,10 +248,9 @@ def _movement(
     if len(chosen) == len(unit_at):
         orders = chosen
     else:
-        orders = {
-            province: chosen[province] if province in chosen else Hold(unit.kind, unit.location)
-            for province, unit in unit_at.items()
-        }
+        orders = {}  # a loop, not a comprehension: that would make ``chosen`` a closure's cell
+        for province, unit in unit_at.items():
+            orders[province] = chosen[province] if province in chosen else Hold(unit.kind, unit.location)
     outcome = resolve_movement(board, orders)
     outcomes = outcome.outcomes  # the units whose order did not simply succeed
     for province, (succeeded, reason, _) in outcomes.items():
@@ -271,15 +270,13 @@ def _movement(
     else:
         reports = as_reports(entries)
 
-    dislodged = tuple(
-        DislodgedUnit(
-            unit,
-            attacker,
-            by_convoy,
-            retreat_options(board, unit, attacker, by_convoy, outcome.occupied, outcome.standoffs),
-        )
-        for unit, attacker, by_convoy in outcome.dislodged
-    )
+    # A loop rather than a generator: one would make ``board`` a closure's
+    # cell, read more slowly all through the orders' pass above.
+    retreats: list[DislodgedUnit] = []
+    for unit, attacker, by_convoy in outcome.dislodged:
+        places = retreat_options(board, unit, attacker, by_convoy, outcome.occupied, outcome.standoffs)
+        retreats.append(DislodgedUnit(unit, attacker, by_convoy, places))
+    dislodged = tuple(retreats)
     after = _replace(position, units=outcome.units, confessions=confessions)
     if any(d.retreats for d in dislodged):
         retreat = rules.retreat_phase(position.phase)
