@@ -162,9 +162,8 @@ class Board:
             if origin not in self.coasts or destination not in self.coasts:
                 known = False
             else:
-                known = _chain_exists(
-                    self.sea_neighbours[origin], destination, fleets - {excluded} if excluded else fleets, self.fleet_reach
-                )
+                usable = fleets - {excluded} if excluded else fleets
+                known = _chain_exists(self.sea_neighbours[origin], destination, usable, self.fleet_reach)
             self._routes[key] = known
         return known
 

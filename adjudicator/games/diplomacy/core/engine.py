@@ -219,7 +219,7 @@ def _movement(
                     and location == key and written.destination in army_neighbours[key]  # type: ignore[union-attr]
                     and not written.via_convoy and not written.waypoints  # type: ignore[union-attr]
                 ):
-                    order = written  # ``_check_move``'s first case inline: an army's plain move by land, as on the board
+                    order = written  # ``_check_move``'s first case inline: an army's plain move by land
                 else:
                     order = check(board, unit, written)
                 if incapacitated and key in incapacitated:
@@ -232,7 +232,8 @@ def _movement(
             entries.append(entry)
             chosen[key] = order  # a later order for the unit supersedes this one (marked below)
             entry_of[key] = entry
-    if len(entries) - others > len(chosen):  # some unit was ordered twice: each of its entries but the last is superseded
+    if len(entries) - others > len(chosen):
+        # Some unit was ordered twice: each of its entries but the last is superseded.
         kept = {id(entry) for entry in entry_of.values()}
         kept.update(id(entry) for entry, _ in power_orders.values())
         for entry in entries:
