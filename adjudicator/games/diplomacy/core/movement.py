@@ -619,10 +619,11 @@ def resolve_movement(board: Board, orders: dict[str, Order]) -> MovementOutcome:
     ``orders`` holds one legal, normalised order for every unit on the
     board, keyed by province (units without a legal order hold), in any
     order: the answer is the same whatever their order (the units and the
-    dislodged units come in the board's).  The result gives the outcome of every unit whose order did not simply
-    succeed, the units after the phase and the provinces they stand in, the
-    dislodged units (unit, attacker's province, whether the attacker was
-    convoyed) and the standoff provinces.
+    dislodged units come in the board's).  The result gives the outcome
+    of every unit whose order did not simply succeed, the units after the
+    phase and the provinces they stand in, the dislodged units (unit,
+    attacker's province, whether the attacker was convoyed) and the
+    standoff provinces.
     """
     resolver = _Resolver(board, orders)
     settled, visited, target = resolver.settled, resolver.visited, resolver.target
