@@ -56,7 +56,7 @@ ORDERS: dict[Order, str] = {
 
 @pytest.mark.parametrize("order", list(ORDERS), ids=list(ORDERS.values()))
 def test_an_order_keeps_its_text_once_made_and_is_the_same_value(order: Order) -> None:
-    fresh = copy.deepcopy(order)
+    fresh = dataclasses.replace(order)  # a new value equal to it, its text not yet made
     text = ORDERS[order]
     assert fresh.kept_text is None
     assert str(fresh) == text
@@ -67,6 +67,7 @@ def test_an_order_keeps_its_text_once_made_and_is_the_same_value(order: Order) -
     assert made == fresh and hash(made) == hash(fresh) and made.kept_text is None
     assert "kept_text" not in repr(fresh)
     assert pickle.loads(pickle.dumps(fresh)) == fresh
+    assert str(copy.deepcopy(fresh)) == text
     with pytest.raises(dataclasses.FrozenInstanceError):
         fresh.kept_text = "A VIE - BOH"
 
