@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import AbstractSet, Iterable, NamedTuple
 
-from adjudicator.games.diplomacy.core.board import Board
+from adjudicator.games.diplomacy.core.board import Board, route_exists
 from adjudicator.games.diplomacy.core.model import (
     ARMY, FLEET, MADE_UNITS, Location, Unit, make_unit, province_of,
 )
@@ -500,36 +500,25 @@ class _Resolver:
         fleets = self.convoys_for.get(key)
         if not fleets:
             return False  # no fleet convoys it (``route_exists`` would ask nothing)
-        # ``route_exists`` over the fleets convoying this move only (their
-        # convoy orders are legal: they stand in convoy waters), asked in the
-        # same order, with the reach of a fleet looked up when the army gets
-        # there rather than ``board.fleet_reach`` made for every fleet.  With
-        # one fleet the search is: next to the army, holds, reaches the
-        # destination (asked in that order).
-        settled, resolve, unit_at, reaches = self.settled, self.resolve, self.unit_at, self.board.fleet_reaches
+        settled, resolve = self.settled, self.resolve
         destination = self.target[key]
-        neighbours = self.board.sea_neighbours[key]
-        found = False
         if len(fleets) == 1:
+            # ``route_exists`` for one fleet, in the order it asks: next to
+            # the army, holds, reaches the destination.
+            found = False
             for fleet in fleets:
-                if fleet in neighbours:
-                    holds = settled.get(fleet)
-                    if holds if holds is not None else resolve(fleet):
-                        found = destination in reaches.get(unit_at[fleet].location, _NOWHERE)
+                if fleet in self.board.sea_neighbours[key]:
+                    held = settled.get(fleet)
+                    if held if held is not None else resolve(fleet):
+                        found = destination in self.board.fleet_reaches.get(self.unit_at[fleet].location, _NOWHERE)
         else:
-            asked: set[str] = set()
-            holding: list[str] = []  # fleets that hold, the army not yet passed on from them
-            while not found:
-                for fleet in neighbours:
-                    if fleet in fleets and fleet not in asked:
-                        asked.add(fleet)
-                        holds = settled.get(fleet)
-                        if holds if holds is not None else resolve(fleet):
-                            holding.append(fleet)
-                if not holding:
-                    break
-                neighbours = reaches.get(unit_at[holding.pop()].location, _NOWHERE)
-                found = destination in neighbours
+            def holds(fleet: str) -> bool:
+                if fleet not in fleets:
+                    return False
+                held = settled.get(fleet)
+                return held if held is not None else resolve(fleet)
+
+            found = route_exists(key, destination, holds, self.board)
         if fleets <= settled.keys():
             self.paths[key] = found  # settled fleets only: asking again gives the same
         return found
