@@ -18,7 +18,6 @@ from unittest import mock
 
 import pytest
 
-from adjudicator.games.diplomacy.contract import run_case
 from adjudicator.games.diplomacy.core import engine
 from adjudicator.games.diplomacy.core.board import Board, route_exists
 from adjudicator.games.diplomacy.core.engine import adjudicate, initial_position
@@ -33,7 +32,7 @@ from adjudicator.games.diplomacy.core.orders import (
 )
 from adjudicator.games.diplomacy.core.tally import needs_adjustment, tables
 from adjudicator.games.diplomacy.variants import rules_for
-from tests.test_datc import _carry_over, _cases
+from tests.test_datc import _cases, play
 from tests.test_random_phases import _orders, _position
 
 ORDERS: dict[Order, str] = {
@@ -200,15 +199,9 @@ def test_a_datc_case_resolves_alike_whatever_the_orders_order(case: dict[str, An
     """The engine hands the resolver the orders as written when every unit
     has one (not in the board's order): the DATC cases, circular movements
     and convoy paradoxes among them, come out the same either way."""
-    movement_phases = 0
     with _orders_in_other_orders(random.Random(case["id"])) as checked:
-        previous: dict[str, Any] | None = None
-        for step in case["phases"]:
-            given = step["input"]
-            data = {"variant": "standard", **given} if previous is None else _carry_over(previous, given)
-            movement_phases += data["phase"].endswith("M")
-            previous = run_case(data)
-    assert len(checked) == movement_phases
+        outputs = play(case)
+    assert len(checked) == sum(output["phase"].endswith("M") for output in outputs)
 
 
 @pytest.mark.parametrize("map_name", ["standard", "30jk"])

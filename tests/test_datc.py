@@ -80,15 +80,20 @@ def _check(expect: dict[str, Any], output: dict[str, Any]) -> None:
         assert _grouped(output["units"]) == _grouped(expect["units"]), listing
 
 
-@pytest.mark.parametrize("case", _cases())
-def test_datc_case(case: dict[str, Any]) -> None:
-    previous: dict[str, Any] | None = None
+def play(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """The outputs of a case's phases, each phase's input carried over from
+    the output before it."""
+    outputs: list[dict[str, Any]] = []
     for step in case["phases"]:
         given = step["input"]
-        data = {"variant": "standard", **given} if previous is None else _carry_over(previous, given)
-        output = run_case(data)
+        outputs.append(run_case({"variant": "standard", **given} if not outputs else _carry_over(outputs[-1], given)))
+    return outputs
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_datc_case(case: dict[str, Any]) -> None:
+    for step, output in zip(case["phases"], play(case), strict=True):
         _check(step.get("expect", {}), output)
-        previous = output
 
 
 def test_every_datc_case_is_present() -> None:

@@ -23,14 +23,13 @@ from unittest import mock
 
 import pytest
 
-from adjudicator.games.diplomacy.contract import run_case
 from adjudicator.games.diplomacy.core import movement
 from adjudicator.games.diplomacy.core.board import Board
 from adjudicator.games.diplomacy.core.engine import adjudicate
 from adjudicator.games.diplomacy.core.mapdata import load_map
 from adjudicator.games.diplomacy.core.model import ARMY, FLEET, Phase, Position, Unit
 from adjudicator.games.diplomacy.core.orders import Order
-from tests.test_datc import _carry_over, _cases
+from tests.test_datc import _cases, play
 from tests.test_random_phases import _orders, _position
 
 T = TypeVar("T")
@@ -58,15 +57,7 @@ def _both(run: Callable[[], T]) -> tuple[T, T]:
 
 @pytest.mark.parametrize("case", _cases())
 def test_a_datc_case_gives_the_same_answers_guessing_throughout(case: dict[str, Any]) -> None:
-    def play() -> list[dict[str, Any]]:
-        outputs: list[dict[str, Any]] = []
-        for step in case["phases"]:
-            given = step["input"]
-            data = {"variant": "standard", **given} if not outputs else _carry_over(outputs[-1], given)
-            outputs.append(run_case(data))
-        return outputs
-
-    quick, guessing = _both(play)
+    quick, guessing = _both(lambda: play(case))
     assert quick == guessing
 
 
