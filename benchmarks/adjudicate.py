@@ -9,6 +9,9 @@ Prints figures only (no assertions, no pass/fail):
   two positions: the 1901 opening with all 22 units ordered, and an invented
   34-unit Fall 1905 position with many supports, two convoys (one through
   two fleets), bounces, a cut support and a dislodgement;
+* whether the rules core runs compiled (``pip install .`` compiles its hot
+  modules with mypyc, hatch_build.py) or as Python source (an editable
+  install);
 * the time to import the package and make the first call in a fresh
   process (map and grammar loading), which a judge started once per e-mail
   pays every time;
@@ -38,6 +41,8 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
+import importlib.machinery
 import json
 import platform
 import statistics
@@ -414,6 +419,21 @@ def fmt_ms(seconds: float) -> str:
     return f"{seconds * 1e3:9.3f} ms"
 
 
+CORE_MODULES = ("board", "legality", "movement", "tally")  # hatch_build.COMPILED
+
+
+def compiled_core() -> list[str]:
+    """The core modules imported as C extensions (compiled by mypyc when the
+    package was installed from a wheel, hatch_build.py); empty when the
+    core runs as Python source."""
+    names = []
+    for name in CORE_MODULES:
+        module = importlib.import_module(f"adjudicator.games.diplomacy.core.{name}")
+        if (module.__file__ or "").endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+            names.append(name)
+    return names
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -447,6 +467,12 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"adjudicator movement-phase benchmark: Python {platform.python_version()} "
         f"({platform.python_implementation()}), {args.repeat} timed runs after {args.warmup} warm-up runs each"
+    )
+    compiled = compiled_core()
+    print(
+        "rules core: " + (f"compiled with mypyc ({', '.join(compiled)})" if compiled else
+                          "pure Python (an editable install, or a build without a C compiler; "
+                          "`pip install .` compiles it)")
     )
     print(
         f"fresh process: import adjudicator {_IMPORT_SECONDS * 1e3:.1f} ms, "
@@ -586,6 +612,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         report = {
             "python": platform.python_version(),
+            "core_compiled": compiled,
             "repeat": args.repeat,
             "warmup": args.warmup,
             "import_ms": round(_IMPORT_SECONDS * 1e3, 3),

@@ -1,5 +1,7 @@
 """The installed package finds its grammars, maps and templates from any
-working directory (they travel inside the wheel)."""
+working directory (they travel inside the wheel), and its rules core,
+compiled with mypyc (hatch_build.py), plays the DATC and the random phases
+as the source does."""
 
 from __future__ import annotations
 
@@ -10,17 +12,35 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_wheel_carries_data_and_runs_from_elsewhere(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def wheel_and_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A wheel built from the checkout (its core compiled: a build that
+    cannot compile fails here) and a folder it is installed in."""
+    tmp_path = tmp_path_factory.mktemp("wheel")
     wheels = tmp_path / "wheels"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(ROOT)],
         check=True,
-        timeout=300,
+        timeout=600,
+        env={**os.environ, "ADJUDICATOR_REQUIRE_COMPILED": "1"},
     )
     (wheel,) = wheels.glob("pbem_adjudicator-*.whl")
+    site = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(site), str(wheel)],
+        check=True,
+        timeout=300,
+    )
+    return wheel, site
+
+
+def test_wheel_carries_data_and_runs_from_elsewhere(wheel_and_site: tuple[Path, Path], tmp_path: Path) -> None:
+    wheel, site = wheel_and_site
     names = zipfile.ZipFile(wheel).namelist()
     assert "adjudicator/_data/grammars/diplomacy.lark" in names
     assert "adjudicator/_data/maps/standard.toml" in names
@@ -28,12 +48,6 @@ def test_wheel_carries_data_and_runs_from_elsewhere(tmp_path: Path) -> None:
     assert "adjudicator/_data/templates/texts.toml" in names
     assert "adjudicator/_data/templates/diplomacy_report.html.j2" in names
 
-    site = tmp_path / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(site), str(wheel)],
-        check=True,
-        timeout=300,
-    )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {**os.environ, "PYTHONPATH": str(site)}
@@ -61,3 +75,34 @@ def test_wheel_carries_data_and_runs_from_elsewhere(tmp_path: Path) -> None:
     assert judge("serve", "--once").returncode == 0
     (answer,) = (elsewhere / "var" / "mail" / "sent" / "new").iterdir()
     assert b"Bayern" in answer.read_bytes() and b":: Kind: acknowledgement" in answer.read_bytes()
+
+
+COMPILED = ("board", "legality", "movement", "tally")  # hatch_build.COMPILED's modules
+
+# Run in a child process from the checkout, the installed wheel first on
+# the path: check that the core's modules are the compiled ones, then run
+# the given test files with the checkout's tests appended to the path (so
+# that they import the installed package, not the source).
+_PLAY_COMPILED = """
+import sys, importlib
+sys.path.insert(0, sys.argv[1])
+for name in sys.argv[2].split(","):
+    module = importlib.import_module("adjudicator.games.diplomacy.core." + name)
+    assert module.__file__.startswith(sys.argv[1]) and module.__file__.endswith(".so"), module.__file__
+import pytest
+raise SystemExit(pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:xdist", "--import-mode=append", *sys.argv[3:]]))
+"""
+
+
+def test_the_compiled_core_plays_the_datc_and_random_phases_as_the_source(wheel_and_site: tuple[Path, Path]) -> None:
+    _, site = wheel_and_site
+    names = zipfile.ZipFile(wheel_and_site[0]).namelist()
+    for name in COMPILED:
+        assert any(n.startswith(f"adjudicator/games/diplomacy/core/{name}.cpython-") for n in names), name
+    files = ["tests/test_datc.py", "tests/test_random_phases.py", "tests/test_game_30jk.py", "tests/test_core_shortcuts.py"]
+    done = subprocess.run(
+        [sys.executable, "-c", _PLAY_COMPILED, str(site), ",".join(COMPILED), *files],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout and " failed" not in done.stdout

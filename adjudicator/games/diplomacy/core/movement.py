@@ -556,9 +556,8 @@ class _Resolver:
         if defender is not None:
             opponent = opposing.get(key) if opposing else None
             if opponent is None and destination in target:  # whether the unit there moves away
-                leaves = self.settled.get(destination)  # type: ignore[assignment]
-                if leaves is None:
-                    leaves = self.resolve(destination)
+                moved = self.settled.get(destination)  # None while undecided (``leaves`` stays a bool)
+                leaves = moved if moved is not None else self.resolve(destination)
             if not leaves:
                 if defender.power == self.owner[key].power:
                     self.not_bounced.add(key)
