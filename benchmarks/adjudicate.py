@@ -41,8 +41,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib
-import importlib.machinery
 import json
 import platform
 import statistics
@@ -59,6 +57,7 @@ try:
 except ImportError:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from adjudicator.games.diplomacy.contract import case_from_json, run_case  # noqa: E402
+from adjudicator.games.diplomacy.core.compiled import compiled_modules, describe_core  # noqa: E402
 from adjudicator.games.diplomacy.core.engine import adjudicate, adjudicate_parsed  # noqa: E402
 from adjudicator.games.diplomacy.core.reports import parse_power_orders  # noqa: E402
 
@@ -419,21 +418,6 @@ def fmt_ms(seconds: float) -> str:
     return f"{seconds * 1e3:9.3f} ms"
 
 
-CORE_MODULES = ("board", "legality", "movement", "tally")  # hatch_build.COMPILED
-
-
-def compiled_core() -> list[str]:
-    """The core modules imported as C extensions (compiled by mypyc when the
-    package was installed from a wheel, hatch_build.py); empty when the
-    core runs as Python source."""
-    names = []
-    for name in CORE_MODULES:
-        module = importlib.import_module(f"adjudicator.games.diplomacy.core.{name}")
-        if (module.__file__ or "").endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
-            names.append(name)
-    return names
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -468,12 +452,7 @@ def main(argv: list[str] | None = None) -> int:
         f"adjudicator movement-phase benchmark: Python {platform.python_version()} "
         f"({platform.python_implementation()}), {args.repeat} timed runs after {args.warmup} warm-up runs each"
     )
-    compiled = compiled_core()
-    print(
-        "rules core: " + (f"compiled with mypyc ({', '.join(compiled)})" if compiled else
-                          "pure Python (an editable install, or a build without a C compiler; "
-                          "`pip install .` compiles it)")
-    )
+    print(describe_core())
     print(
         f"fresh process: import adjudicator {_IMPORT_SECONDS * 1e3:.1f} ms, "
         f"first run_case (map + grammar loading) {first_call * 1e3:.1f} ms"
@@ -612,7 +591,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         report = {
             "python": platform.python_version(),
-            "core_compiled": compiled,
+            "core_compiled": list(compiled_modules()),
             "repeat": args.repeat,
             "warmup": args.warmup,
             "import_ms": round(_IMPORT_SECONDS * 1e3, 3),

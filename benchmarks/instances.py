@@ -22,7 +22,7 @@ import argparse
 import os
 import time
 
-from judgebench import Serve, Sink, new_folder, seat_games, wait_for, write_config
+from judgebench import Serve, Sink, measured_judge, new_folder, seat_games, wait_for, write_config
 from mail_throughput import fill_maildir, order_mails
 
 from tests.postgres import PostgresServer, find_postgres
@@ -59,6 +59,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30, help="standard games they are spread over (default 30)")
     parser.add_argument("--max-instances", type=int, default=3, help="PostgreSQL set-ups 1..N (default 3)")
     args = parser.parse_args()
+    print(measured_judge(), flush=True)
     binaries = find_postgres()
     if binaries is None:
         raise SystemExit("PostgreSQL is not installed: apt-get install -y postgresql")

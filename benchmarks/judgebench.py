@@ -5,7 +5,9 @@ time and peak memory are read from /proc.
 
 Nothing here is a mock of the judge: the judge is the real one, started as
 an operator would start it; only the players' mailboxes are replaced by a
-sink that accepts everything.
+sink that accepts everything.  The judge measured is the installed package
+when there is one (``pip install .``, whose rules core is compiled), else
+the checkout's source; each script's first line says which.
 """
 
 from __future__ import annotations
@@ -24,9 +26,17 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
+try:  # an installed judge first (``pip install .``: its rules core compiled), else the checkout's source
+    import adjudicator
+except ImportError:
     sys.path.insert(0, str(ROOT))
+    import adjudicator
 
+PACKAGE_HOME = Path(adjudicator.__file__).resolve().parent.parent
+"""The folder the measured package was imported from; ``Serve`` starts the
+judge from the same."""
+
+from adjudicator.games.diplomacy.core.compiled import describe_core  # noqa: E402
 from adjudicator.config import load_config  # noqa: E402
 from adjudicator.games import game_module  # noqa: E402
 from adjudicator.records import replace  # noqa: E402
@@ -248,7 +258,7 @@ class Serve:
 
     def start(self) -> "Serve":
         """Start the judge."""
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "PYTHONPATH": str(PACKAGE_HOME)}
         log = open(self.config.parent / self.log_name, "wb")
         self.process = subprocess.Popen([sys.executable, "-m", "adjudicator", "--config", str(self.config), "serve"],
                                         stdout=log, stderr=subprocess.STDOUT, cwd=self.config.parent, env=env)
@@ -354,3 +364,8 @@ def wait_for(condition: Any, timeout: float, step: float = 0.05) -> bool:
 def new_folder(prefix: str) -> Path:
     """A fresh folder for one judge."""
     return Path(tempfile.mkdtemp(prefix=prefix))
+
+
+def measured_judge() -> str:
+    """One line for a benchmark's header: which judge it measures."""
+    return f"judge measured: {PACKAGE_HOME / 'adjudicator'}, {describe_core()}"

@@ -26,7 +26,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from judgebench import PASSWORD, ROOT, Serve, Sink, new_folder, powers_of, seat_games, wait_for, write_config
+from judgebench import PASSWORD, ROOT, Serve, Sink, measured_judge, new_folder, powers_of, seat_games, wait_for, write_config
 
 OPENING = {
     "Austria": "A Vie - Gal\nA Bud - Ser\nF Tri - Alb", "England": "F Lon - Nth\nF Edi - Nwg\nA Lvp - Yor",
@@ -196,6 +196,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50, help="standard games they are spread over (default 50)")
     parser.add_argument("--no-imap", action="store_true", help="skip the IMAP run (no Dovecot or not root)")
     args = parser.parse_args()
+    print(measured_judge(), flush=True)
     print(f"{'mailbox':8} {'mails':>6} {'seconds':>9} {'mails/s':>8} {'CPU ms/mail':>12}")
     if not args.no_imap:
         sys.path.insert(0, str(ROOT / "tests"))

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from datetime import datetime, timedelta, timezone
 
-from judgebench import Serve, Sink, new_folder, seat_games, wait_for, write_config
+from judgebench import Serve, Sink, measured_judge, new_folder, seat_games, wait_for, write_config
 
 LEAD = 6.0
 """Seconds between starting the judge and the common deadline."""
@@ -85,6 +85,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[100, 1000], help="storm sizes (default 100 1000)")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds to wait for the last report")
     args = parser.parse_args()
+    print(measured_judge(), flush=True)
     print(f"{'games':>6} {'reports':>9} {'first s':>8} {'last s':>8} {'CPU/game s':>11} {'of judge':>9} {'cores used':>10} "
           f"{'sink s':>7} {'RSS MiB':>8} {'+children':>10} {'PSS MiB':>8} {'mean KiB':>9} {'setup s':>8}")
     results = []

@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+import adjudicator
+from adjudicator.games.diplomacy.core.compiled import compiled_modules
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -80,15 +83,17 @@ def test_wheel_carries_data_and_runs_from_elsewhere(wheel_and_site: tuple[Path, 
 COMPILED = ("board", "legality", "movement", "tally")  # hatch_build.COMPILED's modules
 
 # Run in a child process from the checkout, the installed wheel first on
-# the path: check that the core's modules are the compiled ones, then run
-# the given test files with the checkout's tests appended to the path (so
-# that they import the installed package, not the source).
+# the path: check that the package is the installed one and its core's
+# modules the compiled ones, then run the given test files with the
+# checkout's tests appended to the path (so that they import the installed
+# package, not the source).
 _PLAY_COMPILED = """
-import sys, importlib
+import sys
 sys.path.insert(0, sys.argv[1])
-for name in sys.argv[2].split(","):
-    module = importlib.import_module("adjudicator.games.diplomacy.core." + name)
-    assert module.__file__.startswith(sys.argv[1]) and module.__file__.endswith(".so"), module.__file__
+import adjudicator
+from adjudicator.games.diplomacy.core.compiled import compiled_modules
+assert adjudicator.__file__.startswith(sys.argv[1]), adjudicator.__file__
+assert compiled_modules() == tuple(sys.argv[2].split(",")), compiled_modules()
 import pytest
 raise SystemExit(pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:xdist", "--import-mode=append", *sys.argv[3:]]))
 """
@@ -106,3 +111,10 @@ def test_the_compiled_core_plays_the_datc_and_random_phases_as_the_source(wheel_
     )
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and " failed" not in done.stdout
+
+
+def test_the_checkout_runs_the_core_as_source() -> None:
+    # No extension module beside the source (an in-place build would hide
+    # every later edit of the module it compiled).
+    assert Path(adjudicator.__file__).resolve().parent.parent == ROOT
+    assert compiled_modules() == ()
