@@ -906,8 +906,14 @@ def test_a_second_serve_on_one_database_is_refused(tmp_path: Path) -> None:
         first.wait(timeout=30)
 
 
+# A judge's polls as a plain process (no serve lock).  Its first heartbeat
+# on SQLite takes over whatever any other instance holds (the one judge of
+# an SQLite file, coordination.Coordinator.heartbeat): so both judges make
+# it, and wait at a barrier of files in argv[3] until both have, before
+# either claims a mail; from then on only the conditional claims keep
+# them apart.
 _JUDGE_LOOP = """
-import asyncio, sys
+import asyncio, os, sys, time
 from pathlib import Path
 from adjudicator.config import load_config
 from adjudicator.service.runner import Judge, make_transport
@@ -915,6 +921,13 @@ from adjudicator.service.store import Store
 config = load_config(Path(sys.argv[1]))
 store = Store(config.database)
 judge = Judge(config, store, make_transport(config))
+judge.peers.heartbeat()
+barrier = Path(sys.argv[3])
+(barrier / str(os.getpid())).touch()
+deadline = time.monotonic() + 120
+while len(list(barrier.iterdir())) < int(sys.argv[4]):
+    assert time.monotonic() < deadline, "the other judge never started"
+    time.sleep(0.01)
 for _ in range(int(sys.argv[2])):
     judge.poll()
     asyncio.run(judge.send())
@@ -936,8 +949,10 @@ def test_two_judges_on_one_database_never_answer_or_send_twice(tmp_path: Path) -
     for number in range(40):
         inbox.add(mailbox.MaildirMessage(raw_mail(f"player{number}@players.test", "LIST")))
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    judges = [subprocess.Popen([sys.executable, "-c", _JUDGE_LOOP, str(config), "6"], cwd=tmp_path, env=env,
-                               stderr=subprocess.PIPE) for _ in range(2)]
+    barrier = tmp_path / "barrier"
+    barrier.mkdir()
+    judges = [subprocess.Popen([sys.executable, "-c", _JUDGE_LOOP, str(config), "6", str(barrier), "2"], cwd=tmp_path,
+                               env=env, stderr=subprocess.PIPE) for _ in range(2)]
     for judge in judges:
         _, errors = judge.communicate(timeout=300)
         assert judge.returncode == 0, errors.decode()

@@ -334,3 +334,34 @@ def test_a_games_phases_after_a_sequence_number_are_only_the_later_ones(database
     assert [p.phase for p in later] == ["W1901A", "S1902M"] and later[0].state == {"phase": "W1901A"}
     assert store.phases("Spiel1", after=4) == [] and [p.report_text for p in store.phases("Spiel2", after=0)] == ["other"]
     store.close()
+
+
+def test_processes_opening_a_new_sqlite_file_at_once_all_get_it_in_wal_mode(tmp_path: Path) -> None:
+    # Several connections switching a new file to WAL at the same moment:
+    # SQLite tells all but one "database is locked" at once, without its
+    # busy timeout (two judge processes of test_hardening met it; two
+    # `receive` runs from procmail could).  Each round: six threads, one
+    # fresh file.
+    import threading
+
+    from adjudicator.service.backend import SqliteConnection
+
+    for round_number in range(60):
+        path = tmp_path / f"judge-{round_number}.sqlite3"
+        start = threading.Barrier(6)
+        errors: list[str] = []
+
+        def open_it() -> None:
+            start.wait()
+            try:
+                SqliteConnection(path)
+            except Exception as error:  # noqa: BLE001 (any failure is the finding)
+                errors.append(repr(error))
+
+        threads = [threading.Thread(target=open_it) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == [], (round_number, errors)
+        assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone() == ("wal",)

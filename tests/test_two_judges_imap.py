@@ -17,7 +17,7 @@ from tests.test_service_e2e import judge  # noqa: F401 (judge is a fixture)
 MAILS = 20
 
 _JUDGE_LOOP = """
-import asyncio, sys, time
+import asyncio, os, sys, time
 from pathlib import Path
 from adjudicator.config import load_config
 from adjudicator.service.runner import Judge, make_transport
@@ -33,7 +33,12 @@ def slowly(*args, **kwargs):  # a judge under load: the other one gets its turns
     return result
 runner.handle_mail = slowly
 commands.parse_mail("LIST\\nHELP")  # grammars loaded before the start, so neither judge lags behind
+# The first heartbeat on SQLite takes over whatever any other instance holds
+# (the one judge of an SQLite file): both judges make it before either
+# claims a mail, then say so (a file named by the process) and wait.
+judge.peers.heartbeat()
 go = Path(sys.argv[3])
+(go.parent / f"ready-{os.getpid()}").touch()
 while not go.exists():  # both judges begin together
     time.sleep(0.01)
 expected, rounds, ends = int(sys.argv[2]), 0, time.monotonic() + 240
@@ -58,7 +63,11 @@ def test_two_judges_over_imap_never_answer_or_send_twice(judge: RunningJudge) ->
     command = [sys.executable, "-c", _JUDGE_LOOP, str(judge.config), str(MAILS), str(go)]
     judges = [subprocess.Popen(command, cwd=judge.folder, env=judge._env(None), stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE) for _ in range(2)]
-    time.sleep(3)  # both have started and wait
+    waited_until = time.monotonic() + 120
+    while len(list(judge.folder.glob("ready-*"))) < 2:  # both have made their first heartbeat and wait
+        assert time.monotonic() < waited_until, "a judge never started"
+        assert all(running.poll() is None for running in judges), "a judge ended before the start"
+        time.sleep(0.05)
     go.touch()
     for running in judges:
         out, errors = running.communicate(timeout=300)

@@ -14,6 +14,7 @@ PostgreSQL database is opened.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -157,6 +158,26 @@ def owner_only(path: Path) -> None:
     os.close(descriptor)  # a new file: no connection of this process has it open
 
 
+def _enter_wal(db: sqlite3.Connection, patience: float = 30.0) -> None:
+    """Put the database into WAL mode.  Several processes opening a new file
+    at once all ask for the switch, and SQLite answers "busy" at once to
+    all but one, without waiting (its busy timeout does not cover this
+    lock): each asks again, for up to ``patience`` seconds, until the file
+    is in WAL mode."""
+    import sqlite3
+
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) \
+                    or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 class SqliteConnection(Connection):
     """SQLite in WAL mode, autocommit outside explicit transactions, writers
     serialised by ``BEGIN IMMEDIATE``."""
@@ -170,7 +191,7 @@ class SqliteConnection(Connection):
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             owner_only(path)
             self._db = sqlite3.connect(path, timeout=30, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
+            _enter_wal(self._db)
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.execute("PRAGMA busy_timeout=30000")
         except (OSError, sqlite3.Error) as error:
