@@ -143,3 +143,27 @@ def test_a_crash_between_storing_a_batch_and_marking_it_loses_and_repeats_nothin
     assert [(m.source, new) for m, new in again] == [("imap:1:2", False), ("imap:1:3", False), ("imap:1:4", True)]
     assert [m.source for m in store.pending_inbound()] == [f"imap:1:{n}" for n in range(5)]
 
+
+
+def test_a_maildir_another_process_has_only_begun_is_completed_for_reading_and_writing(tmp_path: Path) -> None:
+    # Another process making the same Maildir at this moment has made its
+    # folder but not yet tmp/, new/, cur/: ``mailbox.Maildir(create=True)``
+    # would take it as made, and the first mail written would fail (two
+    # judges sharing an outgoing Maildir met it).
+    from datetime import datetime, timezone
+
+    from adjudicator.service.runner import deliver_to_maildir
+
+    for name in ("inbox", "sent"):
+        (tmp_path / name).mkdir(mode=0o700)
+    intake = MaildirIntake(tmp_path / "inbox")
+    assert list(intake.waiting()) == []
+    store = Store(tmp_path / "judge.sqlite3")
+    with store.transaction() as db:
+        store.queue_mail(db, ("spieler@example.org",), MAIL, "2026-11-30T10:00:00+00:00")
+    summary = deliver_to_maildir(store, tmp_path / "sent", datetime(2026, 11, 30, 10, 1, tzinfo=timezone.utc))
+    assert summary.sent == 1
+    assert len(mailbox.Maildir(tmp_path / "sent", factory=None)) == 1
+    for name in ("inbox", "sent"):
+        for folder in ("tmp", "new", "cur"):
+            assert (tmp_path / name / folder).stat().st_mode & 0o077 == 0  # owner-only, as Maildir makes them

@@ -114,6 +114,17 @@ def arrival_time(incoming: Incoming, now: datetime, skew: int = 600) -> datetime
     return max(min(stated.astimezone(timezone.utc), now), now - timedelta(seconds=skew))
 
 
+def make_maildir(path: Path) -> None:
+    """Make the Maildir at ``path`` (owner-only, its parents as needed) unless
+    it is there.  Each of ``tmp/``, ``new/`` and ``cur/`` is made on its
+    own, so that another process making the Maildir at the same moment
+    never leaves this one without one of them (``mailbox.Maildir(create=True)``
+    makes them only when the Maildir itself is new)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for folder in (path, path / "tmp", path / "new", path / "cur"):
+        folder.mkdir(mode=0o700, exist_ok=True)
+
+
 class MaildirIntake:
     """A local Maildir: new mail is read from ``new/`` and moved to ``cur/``
     with the Seen flag once stored.  Each file is read once and renamed
@@ -122,10 +133,7 @@ class MaildirIntake:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        import mailbox  # by the Maildir transport only, not by ``receive`` (issue 20)
-
-        mailbox.Maildir(self.path, factory=None, create=True)  # new/, cur/, tmp/
+        make_maildir(self.path)
         self._where: dict[str, tuple[str, str]] = {}
 
     def waiting(self) -> Iterator[Incoming]:

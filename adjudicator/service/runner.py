@@ -38,7 +38,7 @@ from adjudicator.service.coordination import Coordinator
 from adjudicator.service.budget import MailTimeout, time_budget
 from adjudicator.service.handler import answer_too_complex, handle_mail, shunt
 from adjudicator.service.imap import Backoff, ImapIntake, ImapSettings, MailboxUnavailable
-from adjudicator.service.intake import MaildirIntake, Transport, take_in
+from adjudicator.service.intake import MaildirIntake, Transport, make_maildir, take_in
 from adjudicator.service.reminders import send_pause_notices, send_reminders
 from adjudicator.service.reader import InlineReader, Reader, ReaderProcess
 from adjudicator.service.outbox import BATCH, SendSummary, SmtpSettings, send_due
@@ -101,8 +101,8 @@ def deliver_to_maildir(store: Store, path: Any, now: datetime, holder: str = "",
     ``path`` and mark it sent (the judge then needs no mail server); the
     mails are claimed first, as ``send_due`` does, ``BATCH`` at a time, and
     written as they are (with Unix line ends), one in memory at a time."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    box = mailbox.Maildir(path, create=True)
+    make_maildir(Path(path))
+    box = mailbox.Maildir(path, create=False)
     sent, after = 0, 0
     stamp, until = now.isoformat(), (now + timedelta(seconds=lease)).isoformat()
     while heads := store.due_mail_heads(stamp, after, BATCH):
