@@ -41,7 +41,7 @@ class _CrashingBox:
         self.marked.append(incoming.source)
 
 
-def test_a_crash_between_storing_and_marking_loses_and_repeats_g(tmp_path: Path) -> None:
+def test_a_crash_between_storing_and_marking_loses_and_repeats_nothing(tmp_path: Path) -> None:
     store = Store(tmp_path / "judge.sqlite3")
     box = _CrashingBox()
     try:
@@ -130,7 +130,7 @@ def test_mail_is_stored_a_batch_in_one_transaction_and_then_marked_together(tmp_
     assert box.batches == [["imap:1:0", "imap:1:1"], ["imap:1:2", "imap:1:3"], ["imap:1:4"]]
 
 
-def test_a_crash_between_storing_a_batch_and_marking_it_loses_and_repeats_g(tmp_path: Path) -> None:
+def test_a_crash_between_storing_a_batch_and_marking_it_loses_and_repeats_nothing(tmp_path: Path) -> None:
     store = Store(tmp_path / "judge.sqlite3")
     box = _CountingBox(5, crash_after=2)
     try:
